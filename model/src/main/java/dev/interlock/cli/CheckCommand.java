@@ -1,0 +1,258 @@
+package dev.interlock.cli;
+
+import dev.interlock.model.check.CheckReport;
+import dev.interlock.model.check.Checker;
+import dev.interlock.model.check.OverlapAnswer;
+import dev.interlock.model.check.OverlapQuery;
+import dev.interlock.model.check.Schedules;
+import dev.interlock.model.check.Verdict;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Model;
+import dev.interlock.model.trace.Outcome;
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceFormat;
+import dev.interlock.model.trace.TraceStep;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code interlock check FILE}: exhaustive check, overlap query or random schedules of a design. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+    description = "Check a lock design: SAFE (exit 0) or a shortest counterexample (exit 1); 2 on bad input or at --max-states.")
+final class CheckCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .design file.")
+  Path file;
+
+  @Mixin
+  DesignOptions design = new DesignOptions();
+
+  @Option(names = "--max-states", paramLabel = "N", description = "Stop after N distinct states (default: ${DEFAULT-VALUE}); never reported SAFE then.")
+  long maxStates = 20_000_000;
+
+  @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Can one thread be inside the first interval while another is inside the second?")
+  List<String> overlap;
+
+  @Option(names = "--random", paramLabel = "N", description = "Run N random schedules instead of the exhaustive search.")
+  Integer random;
+
+  @Option(names = "--seed", paramLabel = "S", description = "Seed of --random (default: from the clock, printed).")
+  Long seed;
+
+  @Option(names = "--trace-out", paramLabel = "PATH", description = "Write the counterexample (or witness) trace there.")
+  Path traceOut;
+
+  @Option(names = "--force", description = "Let --trace-out replace an existing file.")
+  boolean force;
+
+  @Option(names = "--no-minimize", negatable = false, description = "Do not search smaller thread counts.")
+  boolean noMinimize;
+
+  @Option(names = "--no-symmetry", description = "Turn symmetry reduction off (to measure what it saves).")
+  boolean noSymmetry;
+
+  @Option(names = "--json", description = "Print one JSON object instead of text.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    Design d = design.load(file);
+    String source = file.toString();
+    if (maxStates < 1) {
+      throw new CliError("--max-states must be positive, got " + maxStates);
+    }
+    if (random != null) {
+      return random(d, source);
+    }
+    Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry);
+    if (overlap != null) {
+      Model model = new Model(d);
+      for (String name : overlap) {
+        if (!model.intervalNames().contains(name)) {
+          throw new CliError(file + ": --overlap: no interval '" + name + "' in design " + d.name()
+              + " (intervals: " + String.join(", ", model.intervalNames()) + ")");
+        }
+      }
+      opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1)));
+    }
+    CheckReport r;
+    try {
+      r = Checker.check(d, source, opts);
+    } catch (OutOfMemoryError e) {
+      throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");
+    } catch (IllegalArgumentException e) {
+      throw new CliError(file + ": " + e.getMessage());
+    }
+    Optional<Trace> toWrite = r.counterexample().or(() -> r.overlap().flatMap(OverlapAnswer::witness));
+    if (traceOut != null && toWrite.isPresent()) {
+      TraceFiles.write(toWrite.get(), traceOut, force);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.write(json(r)));
+    } else {
+      text(out, r);
+    }
+    out.flush();
+    return r.verdict().exitStatus();
+  }
+
+  private int random(Design d, String source) {
+    if (random < 1) {
+      throw new CliError("--random needs at least 1 schedule, got " + random);
+    }
+    if (overlap != null) {
+      throw new CliError("--overlap needs the exhaustive search; leave out --random");
+    }
+    long s = seed != null ? seed : System.currentTimeMillis();
+    Schedules.RandomResult rr = Schedules.random(new Model(d), source, s, random);
+    Verdict v = rr.violating().map(t -> (Verdict) new Verdict.Unsafe(((Outcome.Violated) t.outcome()).violation()))
+        .orElse(new Verdict.NoneFound(rr.schedules()));
+    if (traceOut != null && rr.violating().isPresent()) {
+      TraceFiles.write(rr.violating().get(), traceOut, force);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("design", d.name());
+      m.put("verdict", v.label());
+      m.put("transitions", rr.transitions());
+      m.put("threads", threadCounts(d));
+      m.put("states", null);
+      m.put("seconds", rr.seconds());
+      m.put("overlap", null);
+      m.put("seed", s);
+      m.put("schedules", rr.schedules());
+      m.put("message", message(v));
+      m.put("length", rr.violating().map(Trace::length).orElse(0));
+      m.put("trace", rr.violating().map(CheckCommand::steps).orElse(List.of()));
+      out.println(Json.write(m));
+    } else {
+      out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), source);
+      out.printf(Locale.ROOT, "checked   %s%n", parameters(d));
+      out.printf(Locale.ROOT, "random    %d schedules from seed %d (rerun: --random %d --seed %d)%n", rr.schedules(), s, random, s);
+      out.printf(Locale.ROOT, "verdict   %s%n", v.label());
+      if (message(v) != null) {
+        out.printf(Locale.ROOT, "          %s%n", message(v));
+      } else {
+        out.printf(Locale.ROOT, "          no violation in %d random schedules; not a proof: run without --random for that%n", rr.schedules());
+      }
+      out.printf(Locale.ROOT, "search    %d transitions, %.3f s%n", rr.transitions(), rr.seconds());
+      rr.violating().ifPresent(t -> {
+        out.printf(Locale.ROOT, "%nviolating schedule (%d transitions, seed %d):%n", t.length(), t.seed().orElseThrow());
+        out.print(TraceFormat.print(t));
+      });
+    }
+    out.flush();
+    return v.exitStatus();
+  }
+
+  private static String message(Verdict v) {
+    return v instanceof Verdict.Unsafe u ? u.violation().message() : null;
+  }
+
+  private Map<String, Object> json(CheckReport r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("design", r.design().name());
+    m.put("verdict", r.verdict().label());
+    m.put("transitions", r.search().transitions());
+    m.put("threads", r.threads());
+    m.put("states", r.search().states());
+    m.put("seconds", r.search().seconds());
+    m.put("overlap", r.overlap().map(o -> o.reachability().name()).orElse(null));
+    m.put("message", message(r.verdict()));
+    Optional<Trace> shown = r.counterexample().or(() -> r.overlap().flatMap(OverlapAnswer::witness));
+    m.put("length", shown.map(Trace::length).orElse(0));
+    m.put("trace", shown.map(CheckCommand::steps).orElse(List.of()));
+    if (r.counterexample().isPresent() && r.overlap().flatMap(OverlapAnswer::witness).isPresent()) {
+      m.put("witness", steps(r.overlap().get().witness().get()));
+    }
+    return m;
+  }
+
+  private static List<Object> steps(Trace t) {
+    List<Object> l = new ArrayList<>();
+    for (TraceStep s : t.steps()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("i", s.index());
+      e.put("thread", s.thread());
+      e.put("step", s.step());
+      e.put("phase", s.phase().map(p -> p.label()).orElse(null));
+      e.put("used", s.used());
+      e.put("cached", s.cached());
+      l.add(e);
+    }
+    return l;
+  }
+
+  private void text(PrintWriter out, CheckReport r) {
+    Design d = r.design();
+    out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), file);
+    out.printf(Locale.ROOT, "checked   %s%n", parameters(d));
+    out.printf(Locale.ROOT, "verdict   %s%n", r.verdict().label());
+    Verdict v = r.verdict();
+    if (v instanceof Verdict.Unsafe u) {
+      out.printf(Locale.ROOT, "          %s%n", u.violation().message());
+      out.printf(Locale.ROOT, "minimal   %s (fewest threads per role that still show %s; %d smaller configurations searched in %.3f s)%n",
+          counts(r.threads()), v.label(), r.smallerConfigs(), r.minimizeSeconds());
+    } else if (v instanceof Verdict.LimitReached l) {
+      out.printf(Locale.ROOT, "          stopped at --max-states %d before the search was exhaustive: NOT a proof of safety%n", l.maxStates());
+    } else {
+      out.printf(Locale.ROOT, "          no reachable state violates (exhaustive search)%n");
+    }
+    r.overlap().ifPresent(o -> out.printf(Locale.ROOT, "overlap   %s %s: %s%n", o.query().a(), o.query().b(), o.reachability()));
+    out.printf(Locale.ROOT, "search    %d states, %d transitions, %.3f s, %.0f states/s (breadth-first%s)%n",
+        r.search().states(), r.search().transitions(), r.search().seconds(), r.search().statesPerSecond(),
+        noSymmetry ? "" : ", symmetry-reduced");
+    r.counterexample().ifPresent(t -> {
+      out.printf(Locale.ROOT, "%ncounterexample (%d transitions, %s):%n", t.length(), counts(r.threads()));
+      out.print(TraceFormat.print(t));
+    });
+    r.overlap().flatMap(OverlapAnswer::witness).ifPresent(t -> {
+      out.printf(Locale.ROOT, "%nwitness (%d transitions):%n", t.length());
+      out.print(TraceFormat.print(t));
+    });
+    if (traceOut != null) {
+      out.printf(Locale.ROOT, "%s%n", r.counterexample().isPresent() || r.overlap().flatMap(OverlapAnswer::witness).isPresent()
+          ? "trace written to " + traceOut : "no trace to write to " + traceOut);
+    }
+  }
+
+  static String parameters(Design d) {
+    List<String> parts = new ArrayList<>();
+    parts.add("vram " + Sizes.format(d.vram()));
+    for (Role r : d.roles()) {
+      parts.add(r.name() + " x" + r.threads() + " jobs " + r.jobs());
+    }
+    d.semaphores().forEach(s -> parts.add(s.name() + " " + s.permits() + " permits"));
+    return String.join(", ", parts);
+  }
+
+  private static Map<String, Integer> threadCounts(Design d) {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    d.roles().forEach(r -> m.put(r.name(), r.threads()));
+    return m;
+  }
+
+  private static String counts(Map<String, Integer> m) {
+    List<String> parts = new ArrayList<>();
+    m.forEach((k, v) -> parts.add(k + "=" + v));
+    return String.join(" ", parts);
+  }
+}

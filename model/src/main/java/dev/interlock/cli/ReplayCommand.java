@@ -1,0 +1,102 @@
+package dev.interlock.cli;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.model.trace.Outcome;
+import dev.interlock.model.trace.ReplayResult;
+import dev.interlock.model.trace.Replayer;
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceFormat;
+import dev.interlock.model.trace.TraceFormatException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code interlock replay TRACE}: re-executes a trace on the model and confirms its outcome. */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Re-execute a trace on the model: exit 0 when it ends in the recorded outcome, 1 where it diverges, 2 on bad input.")
+final class ReplayCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TRACE", description = "The trace file.")
+  Path file;
+
+  @Option(names = "--design", paramLabel = "FILE", description = "The design file (default: the trace's source, looked up from here and from the trace's folder).")
+  Path designFile;
+
+  @Option(names = "--json", description = "Print one JSON object instead of text.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    Trace trace;
+    try {
+      trace = TraceFormat.read(file);
+    } catch (TraceFormatException e) {
+      throw new CliError(e.getMessage());
+    }
+    Path source = designFile != null ? designFile : locate(trace.source());
+    Design d = new DesignOptions().load(source);
+    ReplayResult r = Replayer.replay(trace, d);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("trace", file.toString());
+      m.put("design", source.toString());
+      m.put("confirmed", r instanceof ReplayResult.Confirmed);
+      m.put("transitions", trace.length());
+      m.put("outcome", outcome(trace.outcome()));
+      if (r instanceof ReplayResult.Diverged dv) {
+        m.put("diverges_at", dv.index());
+        m.put("reason", dv.reason());
+      }
+      out.println(Json.write(m));
+    } else if (r instanceof ReplayResult.Confirmed c) {
+      out.printf(Locale.ROOT, "confirmed: %s replays on %s: %d transitions end in %s as recorded%n", file, source, c.transitions(),
+          outcome(c.outcome()));
+    } else {
+      ReplayResult.Diverged dv = (ReplayResult.Diverged) r;
+      out.printf(Locale.ROOT, "diverged: %s at transition %d: %s%n", file, dv.index(), dv.reason());
+    }
+    out.flush();
+    return r instanceof ReplayResult.Confirmed ? 0 : 1;
+  }
+
+  private static String outcome(Outcome o) {
+    if (o instanceof Outcome.Violated v) {
+      return v.violation().kind().name();
+    }
+    if (o instanceof Outcome.Overlapped ov) {
+      return "OVERLAP " + ov.a() + " " + ov.b();
+    }
+    return "COMPLETED";
+  }
+
+  /** The trace's design file: as recorded from here, or from the trace's folder and the one above it. */
+  private Path locate(String recorded) {
+    List<Path> tried = new ArrayList<>();
+    Path p = Path.of(recorded);
+    tried.add(p);
+    Path dir = file.toAbsolutePath().getParent();
+    for (int up = 0; up < 2 && dir != null && !p.isAbsolute(); up++, dir = dir.getParent()) {
+      tried.add(dir.resolve(recorded));
+    }
+    for (Path c : tried) {
+      if (Files.isRegularFile(c)) {
+        return c;
+      }
+    }
+    throw new CliError(file + ": design file '" + recorded + "' not found (looked at " + tried + "); pass --design FILE");
+  }
+}

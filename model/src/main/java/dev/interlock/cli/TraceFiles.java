@@ -1,0 +1,38 @@
+package dev.interlock.cli;
+
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceFormat;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Writes trace files without ever clobbering a user's file by accident. */
+final class TraceFiles {
+  private TraceFiles() {}
+
+  /** Writes t to path; an existing file is replaced only with {@code force}, and then atomically. */
+  static void write(Trace t, Path path, boolean force) {
+    byte[] bytes = TraceFormat.print(t).getBytes(StandardCharsets.UTF_8);
+    try {
+      Path parent = path.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+      if (!force) {
+        Files.write(path, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return;
+      }
+      Path tmp = Files.createTempFile(parent, ".trace-", ".tmp");
+      Files.write(tmp, bytes);
+      Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (FileAlreadyExistsException e) {
+      throw new CliError(path + ": exists; not overwritten (pass --force to replace it)");
+    } catch (IOException e) {
+      throw new CliError(path + ": cannot write trace: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.interlock.model.check;
+
+import dev.interlock.model.state.Violation;
+import java.util.Objects;
+
+/** The answer of a check. Only an exhaustive search says {@link Safe}. */
+public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.LimitReached, Verdict.NoneFound {
+
+  /** The name printed and used in JSON: SAFE, the violation kind, LIMIT or NONE_FOUND. */
+  String label();
+
+  /** Exit status of the CLI for this verdict: 0 SAFE or nothing found, 1 violation, 2 limit reached. */
+  int exitStatus();
+
+  /** No reachable state violates. */
+  record Safe() implements Verdict {
+    @Override
+    public String label() {
+      return "SAFE";
+    }
+
+    @Override
+    public int exitStatus() {
+      return 0;
+    }
+  }
+
+  /** A reachable violation. */
+  record Unsafe(Violation violation) implements Verdict {
+    public Unsafe {
+      Objects.requireNonNull(violation, "violation");
+    }
+
+    @Override
+    public String label() {
+      return violation.kind().name();
+    }
+
+    @Override
+    public int exitStatus() {
+      return 1;
+    }
+  }
+
+  /** The state limit stopped the search before it found a violation or finished: not a proof of safety. */
+  record LimitReached(long maxStates) implements Verdict {
+    @Override
+    public String label() {
+      return "LIMIT";
+    }
+
+    @Override
+    public int exitStatus() {
+      return 2;
+    }
+  }
+
+  /** Random schedules found nothing: not a proof of safety. */
+  record NoneFound(int schedules) implements Verdict {
+    @Override
+    public String label() {
+      return "NONE_FOUND";
+    }
+
+    @Override
+    public int exitStatus() {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package dev.interlock.model.design;
+
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Names;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Unlock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * A lock design: device memory, mutexes, semaphores and roles.
+ *
+ * <p>Every mutex and semaphore a step names is declared, and names are unique across mutexes,
+ * semaphores and roles; the parser reports violations with positions before this constructor runs.
+ */
+public record Design(String name, long vram, List<String> mutexes, List<Semaphore> semaphores, List<Role> roles) {
+  public Design {
+    Names.require("design", name);
+    if (vram < 1) {
+      throw new IllegalArgumentException("design " + name + " needs positive vram, got " + vram);
+    }
+    mutexes = List.copyOf(mutexes);
+    semaphores = List.copyOf(semaphores);
+    roles = List.copyOf(roles);
+    if (roles.isEmpty()) {
+      throw new IllegalArgumentException("design " + name + " has no role");
+    }
+    Set<String> seen = new HashSet<>();
+    mutexes.forEach(m -> requireNew(seen, Names.require("mutex", m)));
+    semaphores.forEach(s -> requireNew(seen, s.name()));
+    roles.forEach(r -> requireNew(seen, r.name()));
+    for (Role r : roles) {
+      for (Step s : r.body()) {
+        String undeclared = undeclared(s, mutexes, semaphores);
+        if (undeclared != null) {
+          throw new IllegalArgumentException("role " + r.name() + ": " + undeclared + " in '" + s.text() + "'");
+        }
+      }
+    }
+  }
+
+  private static void requireNew(Set<String> seen, String n) {
+    if (!seen.add(n)) {
+      throw new IllegalArgumentException("duplicate name " + n);
+    }
+  }
+
+  /** A description of what {@code s} names but the design does not declare, or null. */
+  static String undeclared(Step s, List<String> mutexes, List<Semaphore> semaphores) {
+    String mutex = s instanceof Lock l ? l.mutex() : s instanceof Unlock u ? u.mutex() : null;
+    if (mutex != null && !mutexes.contains(mutex)) {
+      return "undeclared mutex " + mutex;
+    }
+    String sem = s instanceof Acquire a ? a.semaphore() : s instanceof Release r ? r.semaphore() : null;
+    if (sem != null && !hasSemaphore(semaphores, sem)) {
+      return "undeclared semaphore " + sem;
+    }
+    return null;
+  }
+
+  private static boolean hasSemaphore(List<Semaphore> semaphores, String name) {
+    return semaphores.stream().anyMatch(s -> s.name().equals(name));
+  }
+
+  /** The role called {@code roleName}. */
+  public Optional<Role> role(String roleName) {
+    return roles.stream().filter(r -> r.name().equals(roleName)).findFirst();
+  }
+
+  /** The index of a mutex in {@link #mutexes()}, or -1. */
+  public int mutexIndex(String mutex) {
+    return mutexes.indexOf(mutex);
+  }
+
+  /** The index of a semaphore in {@link #semaphores()}, or -1. */
+  public int semaphoreIndex(String semaphore) {
+    for (int i = 0; i < semaphores.size(); i++) {
+      if (semaphores.get(i).name().equals(semaphore)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Total number of threads over all roles. */
+  public int threadCount() {
+    return roles.stream().mapToInt(Role::threads).sum();
+  }
+
+  public Design withVram(long bytes) {
+    return new Design(name, bytes, mutexes, semaphores, roles);
+  }
+
+  /** This design with {@code roleName} running {@code n} threads. */
+  public Design withThreads(String roleName, int n) {
+    return mapRole(roleName, r -> r.withThreads(n));
+  }
+
+  /** This design with {@code roleName} running its body {@code n} times per thread. */
+  public Design withJobs(String roleName, int n) {
+    return mapRole(roleName, r -> r.withJobs(n));
+  }
+
+  /** This design with semaphore {@code semaphore} starting with {@code n} permits. */
+  public Design withPermits(String semaphore, int n) {
+    int i = semaphoreIndex(semaphore);
+    if (i < 0) {
+      throw new IllegalArgumentException("no semaphore " + semaphore + " in design " + name);
+    }
+    List<Semaphore> copy = new ArrayList<>(semaphores);
+    copy.set(i, new Semaphore(semaphore, n));
+    return new Design(name, vram, mutexes, copy, roles);
+  }
+
+  /** This design with the per-role thread counts of {@code threads}, in role order. */
+  public Design withThreadCounts(int[] threads) {
+    if (threads.length != roles.size()) {
+      throw new IllegalArgumentException("expected " + roles.size() + " thread counts, got " + threads.length);
+    }
+    List<Role> copy = new ArrayList<>();
+    for (int i = 0; i < threads.length; i++) {
+      copy.add(roles.get(i).withThreads(threads[i]));
+    }
+    return new Design(name, vram, mutexes, semaphores, copy);
+  }
+
+  private Design mapRole(String roleName, UnaryOperator<Role> f) {
+    if (role(roleName).isEmpty()) {
+      throw new IllegalArgumentException("no role " + roleName + " in design " + name);
+    }
+    List<Role> copy = roles.stream().map(r -> r.name().equals(roleName) ? f.apply(r) : r).toList();
+    return new Design(name, vram, mutexes, semaphores, copy);
+  }
+}

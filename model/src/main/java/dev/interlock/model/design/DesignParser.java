@@ -1,0 +1,764 @@
+package dev.interlock.model.design;
+
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Names;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Parses the design language into a {@link Design}.
+ *
+ * <p>Every problem is reported as a {@link DesignException} with the position of the offending
+ * token, {@code FILE:LINE:COL: message}; the parser validates everything before it constructs the
+ * self-validating records, so no other exception escapes for any input. Errors are reported in
+ * file order, except references to mutexes and semaphores, which are resolved after the whole file
+ * is read (a step may use a name declared further down); then the first bad reference in file
+ * order is reported. A missing {@code design} or {@code vram} line, or a design without roles, is
+ * reported at 1:1 once the whole file has been read without other errors.
+ */
+public final class DesignParser {
+  /** Files larger than this are refused rather than read; designs are a few hundred lines. */
+  static final long MAX_FILE_BYTES = 64L * Sizes.MIB;
+
+  private static final List<String> TOP_KEYWORDS = List.of("design", "vram", "mutex", "semaphore", "role");
+  private static final List<String> STEP_KEYWORDS =
+      List.of("lock", "unlock", "acquire", "release", "alloc", "free", "trim", "sync", "kernel", "cpu");
+
+  /** How many characters of a user's token an error message shows at most. */
+  private static final int SHOW_MAX = 40;
+
+  private enum Kind {
+    MUTEX("mutex"),
+    SEMAPHORE("semaphore"),
+    ROLE("role");
+
+    final String word;
+
+    Kind(String word) {
+      this.word = word;
+    }
+  }
+
+  private record Token(String text, int line, int col) {}
+
+  private record Declared(Kind kind, int line) {}
+
+  /** A mutex or semaphore named by a step, resolved once all declarations are known. */
+  private record Ref(Token name, Kind expected) {}
+
+  private static final class RoleBuilder {
+    final Token name;
+    final int threads;
+    final int jobs;
+    final List<Step> body = new ArrayList<>();
+
+    RoleBuilder(Token name, int threads, int jobs) {
+      this.name = name;
+      this.threads = threads;
+      this.jobs = jobs;
+    }
+  }
+
+  private final String file;
+  private Token designName;
+  private Token designKeyword;
+  private Long vram;
+  private Token vramKeyword;
+  private final List<String> mutexes = new ArrayList<>();
+  private final List<Semaphore> semaphores = new ArrayList<>();
+  private final List<RoleBuilder> roles = new ArrayList<>();
+  private final Map<String, Declared> names = new HashMap<>();
+  private final List<Ref> refs = new ArrayList<>();
+  private RoleBuilder current;
+
+  private DesignParser(String file) {
+    this.file = file;
+  }
+
+  /**
+   * Parses design text.
+   *
+   * @param fileName the name to report errors under, e.g. {@code designs/x.design} or {@code <string>}
+   */
+  public static Design parse(String fileName, String text) throws DesignException {
+    DesignParser p = new DesignParser(fileName);
+    try {
+      return p.run(text);
+    } catch (RuntimeException e) {
+      // A bug in the parser, not in the design; still never a stack trace for the user.
+      throw new DesignException(fileName, 1, 1, "internal error while parsing: " + e);
+    }
+  }
+
+  /** Reads {@code file} as UTF-8 and parses it; errors are reported under {@code file.toString()}. */
+  public static Design parse(Path file) throws DesignException {
+    String name = String.valueOf(file);
+    byte[] bytes;
+    try {
+      if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) {
+        throw new DesignException(name, 1, 1, "cannot read file: larger than " + Sizes.format(MAX_FILE_BYTES));
+      }
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new DesignException(name, 1, 1, "cannot read file: no such file");
+    } catch (AccessDeniedException e) {
+      throw new DesignException(name, 1, 1, "cannot read file: permission denied");
+    } catch (IOException | RuntimeException e) {
+      String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new DesignException(name, 1, 1, "cannot read file: " + reason);
+    }
+    return parse(name, decodeUtf8(name, bytes));
+  }
+
+  /** Strict UTF-8 decoding; a malformed byte is reported at its line and column. */
+  private static String decodeUtf8(String name, byte[] bytes) throws DesignException {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length + 1);
+    CoderResult r = decoder.decode(in, out, true);
+    if (!r.isError()) {
+      r = decoder.flush(out);
+    }
+    if (r.isError()) {
+      out.flip();
+      String before = out.toString();
+      int line = 1;
+      int lineStart = 0;
+      for (int i = 0; i < before.length(); i++) {
+        if (before.charAt(i) == '\n') {
+          line++;
+          lineStart = i + 1;
+        }
+      }
+      int col = before.codePointCount(lineStart, before.length()) + 1;
+      int pos = Math.min(in.position(), bytes.length - 1);
+      String detail = pos >= 0
+          ? String.format(Locale.ROOT, "file is not valid utf-8 (byte 0x%02x)", bytes[pos] & 0xff)
+          : "file is not valid utf-8";
+      throw new DesignException(name, line, col, detail);
+    }
+    out.flip();
+    return out.toString();
+  }
+
+  private Design run(String text) throws DesignException {
+    if (text == null) {
+      throw error(1, 1, "no design text");
+    }
+    int start = 0;
+    if (text.startsWith("\uFEFF")) {
+      start = 1;
+    }
+    // Lines end at \n, \r\n or a lone \r.
+    int lineNo = 0;
+    int n = text.length();
+    while (true) {
+      int end = start;
+      while (end < n && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
+        end++;
+      }
+      lineNo++;
+      line(text.substring(start, end), lineNo);
+      if (end == n) {
+        break;
+      }
+      start = text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? end + 2 : end + 1;
+    }
+    closeRole();
+    if (designName == null) {
+      throw error(1, 1, "missing 'design NAME' line");
+    }
+    if (vram == null) {
+      throw error(1, 1, "missing 'vram SIZE' line");
+    }
+    if (roles.isEmpty()) {
+      throw error(1, 1, "design has no role");
+    }
+    for (Ref r : refs) {
+      resolve(r);
+    }
+    List<Role> built = new ArrayList<>();
+    for (RoleBuilder b : roles) {
+      built.add(new Role(b.name.text, b.threads, b.jobs, b.body));
+    }
+    return new Design(designName.text, vram, mutexes, semaphores, built);
+  }
+
+  // ---------------------------------------------------------------- lines
+
+  private void line(String line, int lineNo) throws DesignException {
+    List<Token> t = tokenize(line, lineNo);
+    if (t.isEmpty()) {
+      return;
+    }
+    char first = line.charAt(0);
+    if (first == ' ' || first == '\t') {
+      bodyLine(t);
+    } else {
+      closeRole();
+      topLine(t);
+    }
+  }
+
+  /** Splits at spaces and tabs, up to a {@code #}; columns count code points from 1. */
+  private static List<Token> tokenize(String line, int lineNo) {
+    List<Token> out = new ArrayList<>();
+    int n = line.length();
+    int i = 0;
+    int col = 1;
+    while (i < n) {
+      char c = line.charAt(i);
+      if (c == '#') {
+        break;
+      }
+      if (c == ' ' || c == '\t') {
+        i++;
+        col++;
+        continue;
+      }
+      int start = i;
+      int startCol = col;
+      while (i < n) {
+        c = line.charAt(i);
+        if (c == ' ' || c == '\t' || c == '#') {
+          break;
+        }
+        if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(line.charAt(i + 1))) {
+          i += 2;
+        } else {
+          i++;
+        }
+        col++;
+      }
+      out.add(new Token(line.substring(start, i), lineNo, startCol));
+    }
+    return out;
+  }
+
+  private void topLine(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    switch (kw.text) {
+      case "design" -> design(t);
+      case "vram" -> vram(t);
+      case "mutex" -> mutex(t);
+      case "semaphore" -> semaphore(t);
+      case "role" -> role(t);
+      default -> {
+        if (STEP_KEYWORDS.contains(kw.text)) {
+          throw error(kw, "step '" + kw.text + "' must be indented under a role");
+        }
+        throw error(kw, unknownKeyword(kw.text, TOP_KEYWORDS));
+      }
+    }
+  }
+
+  private void design(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    if (designKeyword != null) {
+      throw error(kw, "duplicate design line (first at line " + designKeyword.line + ")");
+    }
+    Token name = need(t, 1, "design needs a name, e.g. design two-lock");
+    requireName(name, "design");
+    end(t, 2);
+    designKeyword = kw;
+    designName = name;
+  }
+
+  private void vram(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    if (vramKeyword != null) {
+      throw error(kw, "duplicate vram line (first at line " + vramKeyword.line + ")");
+    }
+    Token size = need(t, 1, "vram needs a size, e.g. vram 16GiB");
+    long bytes = size(size);
+    end(t, 2);
+    vramKeyword = kw;
+    vram = bytes;
+  }
+
+  private void mutex(List<Token> t) throws DesignException {
+    Token name = need(t, 1, "mutex needs a name, e.g. mutex mem_mtx");
+    declare(name, Kind.MUTEX);
+    end(t, 2);
+    mutexes.add(name.text);
+  }
+
+  private void semaphore(List<Token> t) throws DesignException {
+    Token name = need(t, 1, "semaphore needs a name, e.g. semaphore vram_units 16");
+    declare(name, Kind.SEMAPHORE);
+    Token count = need(t, 2, "semaphore needs an initial permit count, e.g. semaphore " + name.text + " 16");
+    long n = number(count.text);
+    if (n == BAD) {
+      throw error(count, "bad permit count " + show(count.text) + " (expected a non-negative integer)");
+    }
+    if (n == TOO_LARGE) {
+      throw error(count, tooLarge("permit count", count.text));
+    }
+    end(t, 3);
+    semaphores.add(new Semaphore(name.text, (int) n));
+  }
+
+  private void role(List<Token> t) throws DesignException {
+    Token name = need(t, 1, "role needs a name, e.g. role gpu_worker x3 jobs 2");
+    declare(name, Kind.ROLE);
+    int threads = 1;
+    int jobs = 1;
+    int i = 2;
+    if (i < t.size() && isThreadCount(t.get(i).text)) {
+      Token tok = t.get(i);
+      long n = tok.text.startsWith("x") ? number(tok.text.substring(1)) : BAD;
+      if (n == BAD) {
+        String hint = number(tok.text) >= 0 || number(tok.text) == TOO_LARGE
+            ? "write x" + tok.text + " for " + tok.text + " threads"
+            : "expected x followed by a positive integer, e.g. x3";
+        throw error(tok, "bad thread count " + show(tok.text) + " (" + hint + ")");
+      }
+      if (n == TOO_LARGE) {
+        throw error(tok, tooLarge("thread count", tok.text));
+      }
+      if (n < 1) {
+        throw error(tok, "role needs at least 1 thread");
+      }
+      threads = (int) n;
+      i++;
+    }
+    if (i < t.size() && t.get(i).text.equals("jobs")) {
+      Token kw = t.get(i);
+      Token tok = need(t, i + 1, kw, "jobs needs a count, e.g. jobs 2");
+      long n = number(tok.text);
+      if (n == BAD) {
+        throw error(tok, "bad job count " + show(tok.text) + " (expected a positive integer)");
+      }
+      if (n == TOO_LARGE) {
+        throw error(tok, tooLarge("job count", tok.text));
+      }
+      if (n < 1) {
+        throw error(tok, "role needs at least 1 job");
+      }
+      jobs = (int) n;
+      i += 2;
+    }
+    if (i < t.size()) {
+      Token extra = t.get(i);
+      String hint = i == 2 ? " (expected xN or jobs N)"
+          : i == 3 ? " (expected jobs N)"
+          : isThreadCount(extra.text) ? " (the thread count xN comes before jobs N)"
+          : "";
+      throw error(extra, "unexpected " + show(extra.text) + " after " + show(join(t, i)) + hint);
+    }
+    current = new RoleBuilder(name, threads, jobs);
+    roles.add(current);
+  }
+
+  /** Whether a token in the thread-count position looks like an attempt at {@code xN}. */
+  private static boolean isThreadCount(String s) {
+    return s.startsWith("x") || s.startsWith("-") || s.startsWith("+") || number(s) != BAD;
+  }
+
+  private void closeRole() throws DesignException {
+    if (current != null && current.body.isEmpty()) {
+      throw error(current.name, "role " + current.name.text + " has no steps");
+    }
+    current = null;
+  }
+
+  private void bodyLine(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    if (TOP_KEYWORDS.contains(kw.text)) {
+      throw error(kw, "'" + kw.text + "' must start at column 1, not be indented");
+    }
+    if (current == null) {
+      throw error(kw, "indented line outside a role (steps must follow a 'role' line)");
+    }
+    current.body.add(step(t));
+  }
+
+  // ---------------------------------------------------------------- steps
+
+  private Step step(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    switch (kw.text) {
+      case "lock":
+      case "unlock": {
+        Token m = need(t, 1, kw.text + " needs a mutex name");
+        requireName(m, "mutex");
+        end(t, 2);
+        refs.add(new Ref(m, Kind.MUTEX));
+        return kw.text.equals("lock") ? new Lock(m.text) : new Unlock(m.text);
+      }
+      case "acquire":
+      case "release": {
+        Token s = need(t, 1, kw.text + " needs a semaphore name");
+        requireName(s, "semaphore");
+        int permits = 1;
+        if (t.size() > 2) {
+          Token c = t.get(2);
+          long n = number(c.text);
+          if (n == BAD) {
+            throw error(c, "bad permit count " + show(c.text) + " (expected a positive integer)");
+          }
+          if (n == TOO_LARGE) {
+            throw error(c, tooLarge("permit count", c.text));
+          }
+          if (n < 1) {
+            throw error(c, kw.text + " needs at least 1 permit");
+          }
+          permits = (int) n;
+        }
+        end(t, 3);
+        refs.add(new Ref(s, Kind.SEMAPHORE));
+        return kw.text.equals("acquire") ? new Acquire(s.text, permits) : new Release(s.text, permits);
+      }
+      case "alloc": {
+        Token b = need(t, 1, "alloc needs a buffer name, e.g. alloc staged 12GiB");
+        requireName(b, "buffer");
+        Token sz = need(t, 2, "alloc needs a size, e.g. alloc " + b.text + " 12GiB");
+        long bytes = size(sz);
+        boolean async = false;
+        if (t.size() > 3) {
+          Token a = t.get(3);
+          if (!a.text.equals("async")) {
+            throw error(a, "unexpected " + show(a.text) + " after " + show(join(t, 3)) + " (expected async)");
+          }
+          async = true;
+        }
+        end(t, 4);
+        return new Alloc(b.text, bytes, async);
+      }
+      case "free": {
+        Token b = need(t, 1, "free needs a buffer name");
+        requireName(b, "buffer");
+        end(t, 2);
+        return new Free(b.text);
+      }
+      case "trim":
+        end(t, 1);
+        return new Trim();
+      case "sync":
+        end(t, 1);
+        return new Sync();
+      case "kernel":
+        return kernel(t);
+      case "cpu": {
+        Token c = need(t, 1, "cpu needs a name, e.g. cpu synthesize");
+        requireName(c, "cpu interval");
+        Optional<Duration> d = Optional.empty();
+        if (t.size() > 2) {
+          Token f = t.get(2);
+          if (!f.text.equals("for")) {
+            throw error(f, "unexpected " + show(f.text) + " after " + show(join(t, 2)) + " (expected for DURATION)");
+          }
+          d = Optional.of(duration(need(t, 3, f, "for needs a duration, e.g. for 0.5s")));
+        }
+        end(t, 4);
+        return new Cpu(c.text, d);
+      }
+      default:
+        if (!STEP_KEYWORDS.contains(kw.text)) {
+          throw error(kw, unknownKeyword(kw.text, STEP_KEYWORDS));
+        }
+        throw new IllegalStateException("step keyword without a case: " + kw.text);
+    }
+  }
+
+  /**
+   * {@code kernel K [uses B...] [for D]}. Inside the uses list, {@code for} is the duration keyword
+   * when the token after it is not a name (durations start with a digit); otherwise it is a buffer
+   * called {@code for}, so that every printed design parses back.
+   */
+  private Step kernel(List<Token> t) throws DesignException {
+    Token k = need(t, 1, "kernel needs a name, e.g. kernel ntt_msm uses staged");
+    requireName(k, "kernel");
+    List<String> uses = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    int i = 2;
+    int n = t.size();
+    if (i < n && t.get(i).text.equals("uses")) {
+      Token usesKw = t.get(i);
+      i++;
+      while (i < n) {
+        Token b = t.get(i);
+        if (b.text.equals("for") && i + 1 < n && !Names.isIdentifier(t.get(i + 1).text)) {
+          break;
+        }
+        if (!Names.isIdentifier(b.text)) {
+          String hint = Durations.parse(b.text).duration().isPresent() ? " (missing 'for' before the duration?)" : "";
+          throw error(b, invalidName("buffer", b.text) + hint);
+        }
+        if (!seen.add(b.text)) {
+          throw error(b, "kernel " + k.text + " uses buffer " + show(b.text) + " twice");
+        }
+        uses.add(b.text);
+        i++;
+      }
+      if (uses.isEmpty()) {
+        throw error(usesKw, "uses needs at least one buffer");
+      }
+    }
+    Optional<Duration> d = Optional.empty();
+    if (i < n) {
+      Token f = t.get(i);
+      if (!f.text.equals("for")) {
+        throw error(f, "unexpected " + show(f.text) + " after " + show(join(t, i)) + " (expected uses or for)");
+      }
+      d = Optional.of(duration(need(t, i + 1, f, "for needs a duration, e.g. for 0.5s")));
+      i += 2;
+    }
+    end(t, i);
+    return new Kernel(k.text, uses, d);
+  }
+
+  // ---------------------------------------------------------------- names and references
+
+  private void declare(Token name, Kind kind) throws DesignException {
+    requireName(name, kind.word);
+    Declared earlier = names.get(name.text);
+    if (earlier != null) {
+      throw error(name, "duplicate name " + show(name.text) + " (first declared at line " + earlier.line + ")");
+    }
+    names.put(name.text, new Declared(kind, name.line));
+  }
+
+  private void resolve(Ref r) throws DesignException {
+    Declared d = names.get(r.name.text);
+    if (d == null) {
+      List<String> candidates = new ArrayList<>();
+      names.forEach((n, decl) -> {
+        if (decl.kind == r.expected) {
+          candidates.add(n);
+        }
+      });
+      candidates.sort(null);
+      String suggestion = closest(r.name.text, candidates);
+      throw error(r.name, "undeclared " + r.expected.word + " " + show(r.name.text)
+          + (suggestion == null ? "" : "; did you mean '" + suggestion + "'?"));
+    }
+    if (d.kind != r.expected) {
+      throw error(r.name, show(r.name.text) + " is a " + d.kind.word + ", not a " + r.expected.word);
+    }
+  }
+
+  private void requireName(Token name, String what) throws DesignException {
+    if (!Names.isIdentifier(name.text)) {
+      throw error(name, invalidName(what, name.text));
+    }
+  }
+
+  private static String invalidName(String what, String text) {
+    return "invalid " + what + " name " + show(text)
+        + " (a name starts with a letter or _ and continues with letters, digits, _, . or -)";
+  }
+
+  // ---------------------------------------------------------------- values
+
+  private static final long BAD = -1;
+  private static final long TOO_LARGE = -2;
+
+  /** A non-negative decimal int, or {@link #BAD} / {@link #TOO_LARGE}. */
+  private static long number(String s) {
+    if (s.isEmpty()) {
+      return BAD;
+    }
+    long v = 0;
+    boolean large = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return BAD;
+      }
+      if (!large) {
+        v = v * 10 + (c - '0');
+        if (v > Integer.MAX_VALUE) {
+          large = true;
+        }
+      }
+    }
+    return large ? TOO_LARGE : v;
+  }
+
+  private static String tooLarge(String what, String text) {
+    return what + " " + show(text) + " is too large (at most " + Integer.MAX_VALUE + ")";
+  }
+
+  private long size(Token t) throws DesignException {
+    Sizes.Parsed p = Sizes.parse(t.text);
+    if (p.bytes().isEmpty()) {
+      throw error(t, sanitizeMessage(p.error(), t.text));
+    }
+    return p.bytes().get();
+  }
+
+  private Duration duration(Token t) throws DesignException {
+    Durations.Parsed p = Durations.parse(t.text);
+    if (p.duration().isEmpty()) {
+      throw error(t, sanitizeMessage(p.error(), t.text));
+    }
+    return p.duration().get();
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** Token {@code i}, or an error reported at the line's keyword when it is missing. */
+  private Token need(List<Token> t, int i, String message) throws DesignException {
+    return need(t, i, t.get(0), message);
+  }
+
+  /** Token {@code i}, or an error reported at {@code owner}, the token that needs it. */
+  private Token need(List<Token> t, int i, Token owner, String message) throws DesignException {
+    if (i < t.size()) {
+      return t.get(i);
+    }
+    throw error(owner, message);
+  }
+
+  private void end(List<Token> t, int i) throws DesignException {
+    if (i < t.size()) {
+      Token extra = t.get(i);
+      throw error(extra, "unexpected " + show(extra.text) + " after " + show(join(t, i)));
+    }
+  }
+
+  private static String join(List<Token> t, int upTo) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < upTo; i++) {
+      if (i > 0) {
+        sb.append(' ');
+      }
+      sb.append(t.get(i).text);
+      if (sb.length() > SHOW_MAX * 2) {
+        break;
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String unknownKeyword(String word, List<String> keywords) {
+    String msg = "unknown keyword " + show(word) + " (expected one of: " + String.join(", ", keywords) + ")";
+    String suggestion = closest(word, keywords);
+    return suggestion == null ? msg : msg + "; did you mean '" + suggestion + "'?";
+  }
+
+  /**
+   * The candidate nearest to {@code word} (ignoring case) within edit distance 2, or null; a
+   * candidate must also keep part of the word (distance below both lengths), so 'q' does not
+   * suggest 'm'. Ties go to the earlier candidate.
+   */
+  static String closest(String word, List<String> candidates) {
+    String w = word.toLowerCase(Locale.ROOT);
+    String best = null;
+    int bestDistance = 3;
+    for (String c : candidates) {
+      if (Math.abs(c.length() - w.length()) >= bestDistance) {
+        continue;
+      }
+      int d = editDistance(w, c.toLowerCase(Locale.ROOT));
+      if (d < bestDistance && d < w.length() && d < c.length()) {
+        best = c;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Levenshtein distance; callers only pass strings whose lengths differ by at most 2. */
+  static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] tmp = prev;
+      prev = cur;
+      cur = tmp;
+    }
+    return prev[b.length()];
+  }
+
+  /** {@code 'text'}, shortened and with control characters escaped so that junk input prints safely. */
+  static String show(String text) {
+    return "'" + sanitize(text) + "'";
+  }
+
+  private static String sanitize(String text) {
+    String s = text;
+    if (s.length() > SHOW_MAX) {
+      int cut = SHOW_MAX - 3;
+      if (Character.isHighSurrogate(s.charAt(cut - 1))) {
+        cut--;
+      }
+      s = s.substring(0, cut) + "...";
+    }
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean escape = Character.isISOControl(c)
+          || Character.getType(c) == Character.FORMAT
+          || (Character.getType(c) == Character.SPACE_SEPARATOR && c != ' ')
+          || Character.getType(c) == Character.LINE_SEPARATOR
+          || Character.getType(c) == Character.PARAGRAPH_SEPARATOR
+          || (Character.isHighSurrogate(c) && !(i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))))
+          || (Character.isLowSurrogate(c) && !(i > 0 && Character.isHighSurrogate(s.charAt(i - 1))));
+      if (escape && sb == null) {
+        sb = new StringBuilder(s.substring(0, i));
+      }
+      if (sb != null) {
+        if (escape) {
+          sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+        } else {
+          sb.append(c);
+        }
+      }
+    }
+    return sb == null ? s : sb.toString();
+  }
+
+  /** A message from {@link Sizes} or {@link Durations} with the raw token replaced by its safe form. */
+  private static String sanitizeMessage(String message, String token) {
+    String safe = sanitize(token);
+    return safe.equals(token) ? message : message.replace(token, safe);
+  }
+
+  private DesignException error(Token t, String message) {
+    return error(t.line, t.col, message);
+  }
+
+  private DesignException error(int line, int col, String message) {
+    return new DesignException(file, line, col, message);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.interlock.model.design;
+
+import dev.interlock.model.step.Names;
+import dev.interlock.model.step.Step;
+import java.util.List;
+
+/** {@code role NAME xTHREADS jobs JOBS} and its body: THREADS threads each run the body JOBS times. */
+public record Role(String name, int threads, int jobs, List<Step> body) {
+  public Role {
+    Names.require("role", name);
+    if (threads < 1) {
+      throw new IllegalArgumentException("role " + name + " needs at least 1 thread, got " + threads);
+    }
+    if (jobs < 1) {
+      throw new IllegalArgumentException("role " + name + " needs at least 1 job, got " + jobs);
+    }
+    body = List.copyOf(body);
+    if (body.isEmpty()) {
+      throw new IllegalArgumentException("role " + name + " has no steps");
+    }
+  }
+
+  public Role withThreads(int n) {
+    return new Role(name, n, jobs, body);
+  }
+
+  public Role withJobs(int n) {
+    return new Role(name, threads, n, body);
+  }
+}

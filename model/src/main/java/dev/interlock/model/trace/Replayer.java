@@ -1,0 +1,95 @@
+package dev.interlock.model.trace;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Model;
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Step;
+import java.util.Optional;
+
+/** Re-executes a trace on the model and confirms each transition and the recorded outcome. */
+public final class Replayer {
+  private Replayer() {}
+
+  /** Replays {@code trace} on {@code design} with the trace's parameters applied. */
+  public static ReplayResult replay(Trace trace, Design design) {
+    Design d;
+    try {
+      d = trace.params().applyTo(design);
+    } catch (IllegalArgumentException e) {
+      return new ReplayResult.Diverged(0, "the trace's parameters do not fit design " + design.name() + ": " + e.getMessage());
+    }
+    if (!d.name().equals(trace.design())) {
+      return new ReplayResult.Diverged(0, "trace is of design " + trace.design() + ", not " + d.name());
+    }
+    Model model = new Model(d);
+    long[] s = model.initial();
+    long[] out = new long[s.length];
+    for (TraceStep ts : trace.steps()) {
+      int i = ts.index();
+      int t = model.threadIndex(ts.thread());
+      if (t < 0) {
+        return new ReplayResult.Diverged(i, "no thread " + ts.thread() + " in the model");
+      }
+      Optional<Step> next = model.nextStep(s, t);
+      if (next.isEmpty()) {
+        return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step() + "'");
+      }
+      if (!next.get().text().equals(ts.step()) || !model.nextPhase(s, t).equals(ts.phase())) {
+        return new ReplayResult.Diverged(i, ts.thread() + " is at '" + describe(next.get(), model.nextPhase(s, t))
+            + "', the trace has '" + describe(ts.step(), ts.phase()) + "'");
+      }
+      int code = model.step(s, t, out);
+      if (code == Model.BLOCKED) {
+        return new ReplayResult.Diverged(i, ts.thread() + " cannot take '" + ts.step() + "' now: it is blocked");
+      }
+      if (model.used(out) != ts.used() || model.cached(out) != ts.cached()) {
+        return new ReplayResult.Diverged(i, "device after the step: used " + Sizes.format(model.used(out)) + ", cached "
+            + Sizes.format(model.cached(out)) + "; the trace has used " + Sizes.format(ts.used()) + ", cached " + Sizes.format(ts.cached()));
+      }
+      ViolationKind v = Model.violation(code);
+      if (v != null) {
+        if (i != trace.length()) {
+          return new ReplayResult.Diverged(i, "the model fails here with " + v + ", the trace goes on");
+        }
+        if (trace.outcome() instanceof Outcome.Violated ov && ov.violation().kind() == v) {
+          return new ReplayResult.Confirmed(trace.length(), trace.outcome());
+        }
+        return new ReplayResult.Diverged(i, "the model fails here with " + v + ", the trace's outcome is " + trace.outcome());
+      }
+      long[] tmp = s;
+      s = out;
+      out = tmp;
+    }
+    return checkEnd(trace, model, s);
+  }
+
+  private static ReplayResult checkEnd(Trace trace, Model model, long[] s) {
+    int end = trace.length() + 1;
+    Outcome o = trace.outcome();
+    if (o instanceof Outcome.Completed) {
+      return model.allFinished(s) ? new ReplayResult.Confirmed(trace.length(), o)
+          : new ReplayResult.Diverged(end, "the trace ends but not every thread has finished");
+    }
+    if (o instanceof Outcome.Overlapped ov) {
+      int a = model.intervalNames().indexOf(ov.a());
+      int b = model.intervalNames().indexOf(ov.b());
+      return a >= 0 && b >= 0 && model.overlaps(s, a, b) ? new ReplayResult.Confirmed(trace.length(), o)
+          : new ReplayResult.Diverged(end, "the final state does not have " + ov.a() + " and " + ov.b() + " overlapping");
+    }
+    Outcome.Violated v = (Outcome.Violated) o;
+    if (v.violation().kind() == ViolationKind.DEADLOCK && model.deadlocked(s)) {
+      return new ReplayResult.Confirmed(trace.length(), o);
+    }
+    return new ReplayResult.Diverged(end, "the trace ends without the recorded " + v.violation().kind());
+  }
+
+  private static String describe(Step step, Optional<Phase> phase) {
+    return describe(step.text(), phase);
+  }
+
+  private static String describe(String step, Optional<Phase> phase) {
+    return step + phase.map(p -> " (" + p.label() + ")").orElse("");
+  }
+}

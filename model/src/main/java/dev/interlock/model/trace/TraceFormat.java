@@ -1,0 +1,237 @@
+package dev.interlock.model.trace;
+
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one trace format: written by {@link #print}, read by {@link #parse}; {@code parse(print(t)).equals(t)}.
+ *
+ * <p>A header of {@code key value} lines (design, source, vram, threads, jobs, permits, seed, outcome),
+ * then one line per transition: index, thread, phase, used and cached bytes after it, and the step
+ * text last because it contains spaces. Lines starting with {@code #} are comments. See traces/README.md.
+ */
+public final class TraceFormat {
+  /** First line of every trace file. */
+  public static final String MAGIC = "# interlock trace v1";
+
+  private static final List<String> KEYS = List.of("design", "source", "vram", "threads", "jobs", "permits", "seed", "outcome");
+
+  private TraceFormat() {}
+
+  /** The trace as text. */
+  public static String print(Trace t) {
+    StringBuilder sb = new StringBuilder(MAGIC).append('\n');
+    header(sb, "design", t.design());
+    header(sb, "source", t.source());
+    header(sb, "vram", Sizes.format(t.params().vram()));
+    header(sb, "threads", counts(t.params().threads()));
+    header(sb, "jobs", counts(t.params().jobs()));
+    header(sb, "permits", counts(t.params().permits()));
+    header(sb, "seed", t.seed().map(String::valueOf).orElse("-"));
+    header(sb, "outcome", outcome(t.outcome()));
+    int wi = Math.max(1, String.valueOf(t.length()).length());
+    int wt = "thread".length();
+    int wu = "used".length();
+    int wc = "cached".length();
+    for (TraceStep s : t.steps()) {
+      wt = Math.max(wt, s.thread().length());
+      wu = Math.max(wu, Sizes.format(s.used()).length());
+      wc = Math.max(wc, Sizes.format(s.cached()).length());
+    }
+    String row = "%" + (wi + 2) + "s  %-" + wt + "s  %-5s  %-" + wu + "s  %-" + wc + "s  %s";
+    sb.append('#').append(String.format(Locale.ROOT, row, "i", "thread", "phase", "used", "cached", "step").substring(1)).append('\n');
+    for (TraceStep s : t.steps()) {
+      String phase = s.phase().map(Phase::label).orElse("-");
+      sb.append(String.format(Locale.ROOT, row, s.index(), s.thread(), phase, Sizes.format(s.used()),
+          Sizes.format(s.cached()), s.step()).stripTrailing()).append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static void header(StringBuilder sb, String key, String value) {
+    sb.append(String.format(Locale.ROOT, "%-8s %s%n", key, value).replace(System.lineSeparator(), "\n"));
+  }
+
+  private static String counts(Map<String, Integer> m) {
+    if (m.isEmpty()) {
+      return "-";
+    }
+    List<String> parts = new ArrayList<>();
+    m.forEach((k, v) -> parts.add(k + "=" + v));
+    return String.join(" ", parts);
+  }
+
+  private static String outcome(Outcome o) {
+    if (o instanceof Outcome.Violated v) {
+      return v.violation().kind() + " " + v.violation().message();
+    }
+    if (o instanceof Outcome.Overlapped ov) {
+      return "OVERLAP " + ov.a() + " " + ov.b();
+    }
+    return "COMPLETED";
+  }
+
+  /** Reads a trace file. */
+  public static Trace read(Path file) throws TraceFormatException {
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+    } catch (CharacterCodingException e) {
+      throw new TraceFormatException(file.toString(), 1, 1, "not UTF-8 text");
+    } catch (IOException e) {
+      throw new TraceFormatException(file.toString(), 1, 1, "cannot read file: " + e.getMessage());
+    }
+    return parse(file.toString(), text);
+  }
+
+  /** Parses trace text; {@code file} names it in error messages. */
+  public static Trace parse(String file, String text) throws TraceFormatException {
+    String[] lines = text.split("\r?\n", -1);
+    if (lines.length == 0 || !lines[0].strip().equals(MAGIC)) {
+      throw new TraceFormatException(file, 1, 1, "not an interlock trace: the first line must be '" + MAGIC + "'");
+    }
+    Map<String, String> header = new LinkedHashMap<>();
+    Map<String, Integer> headerLine = new LinkedHashMap<>();
+    List<TraceStep> steps = new ArrayList<>();
+    for (int n = 1; n < lines.length; n++) {
+      String line = lines[n];
+      String trimmed = line.strip();
+      int lineNo = n + 1;
+      if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+        continue;
+      }
+      int col = line.indexOf(trimmed.charAt(0)) + 1;
+      if (Character.isDigit(trimmed.charAt(0))) {
+        steps.add(step(file, lineNo, col, trimmed, steps.size() + 1));
+        continue;
+      }
+      if (!steps.isEmpty()) {
+        throw new TraceFormatException(file, lineNo, col, "header line after the steps");
+      }
+      String[] kv = trimmed.split("\\s+", 2);
+      if (!KEYS.contains(kv[0])) {
+        throw new TraceFormatException(file, lineNo, col, "unknown header key '" + kv[0] + "' (expected one of " + KEYS + ")");
+      }
+      if (header.containsKey(kv[0])) {
+        throw new TraceFormatException(file, lineNo, col, "duplicate header key '" + kv[0] + "'");
+      }
+      if (kv.length < 2) {
+        throw new TraceFormatException(file, lineNo, col + kv[0].length(), kv[0] + " needs a value");
+      }
+      header.put(kv[0], kv[1].strip());
+      headerLine.put(kv[0], lineNo);
+    }
+    for (String k : KEYS) {
+      if (!header.containsKey(k)) {
+        throw new TraceFormatException(file, lines.length, 1, "missing header key '" + k + "'");
+      }
+    }
+    try {
+      Optional<Long> seed = header.get("seed").equals("-") ? Optional.empty() : Optional.of(Long.parseLong(header.get("seed")));
+      return new Trace(header.get("design"), header.get("source"), parameters(file, header, headerLine), seed,
+          parseOutcome(file, headerLine.get("outcome"), header.get("outcome")), steps);
+    } catch (NumberFormatException e) {
+      throw new TraceFormatException(file, headerLine.get("seed"), 10, "seed must be an integer or '-'");
+    } catch (IllegalArgumentException e) {
+      throw new TraceFormatException(file, headerLine.get("design"), 1, e.getMessage());
+    }
+  }
+
+  private static Parameters parameters(String file, Map<String, String> h, Map<String, Integer> at) throws TraceFormatException {
+    Sizes.Parsed vram = Sizes.parse(h.get("vram"));
+    if (vram.bytes().isEmpty()) {
+      throw new TraceFormatException(file, at.get("vram"), 10, vram.error());
+    }
+    return new Parameters(vram.bytes().get(), counts(file, at.get("threads"), h.get("threads")),
+        counts(file, at.get("jobs"), h.get("jobs")), counts(file, at.get("permits"), h.get("permits")));
+  }
+
+  private static Map<String, Integer> counts(String file, int line, String value) throws TraceFormatException {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    if (value.equals("-")) {
+      return m;
+    }
+    for (String part : value.split("\\s+")) {
+      String[] kv = part.split("=", 2);
+      try {
+        if (kv.length != 2 || m.put(kv[0], Integer.parseInt(kv[1])) != null) {
+          throw new NumberFormatException();
+        }
+      } catch (NumberFormatException e) {
+        throw new TraceFormatException(file, line, 10, "expected NAME=COUNT pairs, got '" + part + "'");
+      }
+    }
+    return m;
+  }
+
+  private static Outcome parseOutcome(String file, int line, String value) throws TraceFormatException {
+    String[] parts = value.split("\\s+", 2);
+    try {
+      if (parts[0].equals("COMPLETED") && parts.length == 1) {
+        return new Outcome.Completed();
+      }
+      if (parts[0].equals("OVERLAP") && parts.length == 2) {
+        String[] ab = parts[1].split("\\s+");
+        if (ab.length == 2) {
+          return new Outcome.Overlapped(ab[0], ab[1]);
+        }
+      }
+      if (parts.length == 2) {
+        return new Outcome.Violated(new Violation(ViolationKind.valueOf(parts[0]), parts[1]));
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below with the expected forms
+    }
+    throw new TraceFormatException(file, line, 10,
+        "outcome must be 'COMPLETED', 'OVERLAP A B' or a violation kind and message, got '" + value + "'");
+  }
+
+  private static TraceStep step(String file, int line, int col, String text, int expected) throws TraceFormatException {
+    String[] f = text.split("\\s+", 6);
+    if (f.length < 6) {
+      throw new TraceFormatException(file, line, col, "a step line needs: index thread phase used cached step");
+    }
+    try {
+      int index = Integer.parseInt(f[0]);
+      if (index != expected) {
+        throw new TraceFormatException(file, line, col, "expected step " + expected + ", got " + index);
+      }
+      Optional<Phase> phase = switch (f[2]) {
+        case "begin" -> Optional.of(Phase.BEGIN);
+        case "end" -> Optional.of(Phase.END);
+        case "-" -> Optional.empty();
+        default -> throw new TraceFormatException(file, line, col, "phase must be begin, end or -, got '" + f[2] + "'");
+      };
+      return new TraceStep(index, f[1], f[5].replaceAll("\\s+", " "), phase, bytes(file, line, col, f[3]),
+          bytes(file, line, col, f[4]));
+    } catch (NumberFormatException e) {
+      throw new TraceFormatException(file, line, col, "step index must be an integer, got '" + f[0] + "'");
+    } catch (IllegalArgumentException e) {
+      throw new TraceFormatException(file, line, col, e.getMessage());
+    }
+  }
+
+  private static long bytes(String file, int line, int col, String text) throws TraceFormatException {
+    if (text.equals("0B")) {
+      return 0;
+    }
+    Sizes.Parsed p = Sizes.parse(text);
+    if (p.bytes().isEmpty()) {
+      throw new TraceFormatException(file, line, col, p.error());
+    }
+    return p.bytes().get();
+  }
+}
