@@ -29,11 +29,13 @@ public sealed interface PropertyResult<T> permits PropertyResult.Passed, Propert
       }
     }
 
+    /** Always true. */
     @Override
     public boolean passed() {
       return true;
     }
 
+    /** One line: name, tries, seed and how to rerun. */
     @Override
     public String report() {
       return "Property '" + name + "' passed " + tries + " tries (seed " + seed
@@ -76,11 +78,13 @@ public sealed interface PropertyResult<T> permits PropertyResult.Passed, Propert
       return shrunkChoices.clone();
     }
 
+    /** Always false. */
     @Override
     public boolean passed() {
       return false;
     }
 
+    /** Name, try, seed, original and shrunk values, failure, choices and how to reproduce. */
     @Override
     public String report() {
       return "Property '" + name + "' FAILED on try " + (tryIndex + 1) + " (seed " + seed
@@ -107,12 +111,14 @@ public sealed interface PropertyResult<T> permits PropertyResult.Passed, Propert
           && shrinkSteps == f.shrinkSteps;
     }
 
+    /** Consistent with {@link #equals}. */
     @Override
     public int hashCode() {
       return Objects.hash(
           name, seed, tryIndex, original, shrunk, Arrays.hashCode(shrunkChoices), failure, shrinkSteps);
     }
 
+    /** All components, choices by content. */
     @Override
     public String toString() {
       return "Failed[name=" + name + ", seed=" + seed + ", tryIndex=" + tryIndex

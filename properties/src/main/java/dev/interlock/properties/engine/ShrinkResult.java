@@ -34,11 +34,13 @@ public record ShrinkResult(int[] choices, int steps, int attempts) {
         && attempts == r.attempts;
   }
 
+  /** Consistent with {@link #equals}. */
   @Override
   public int hashCode() {
     return Objects.hash(Arrays.hashCode(choices), steps, attempts);
   }
 
+  /** All components, choices by content. */
   @Override
   public String toString() {
     return "ShrinkResult[choices=" + Arrays.toString(choices) + ", steps=" + steps

@@ -9,9 +9,11 @@ import java.util.function.Predicate;
 
 /**
  * Shrinks a failing choice sequence to a shortlex-smaller one that still fails and that no pass
- * can improve: deleting spans, zeroing spans, lowering single values, swapping adjacent values and
- * moving value from one choice to a later one, repeated until nothing improves or the attempt
- * budget is spent (so it always terminates).
+ * can improve: deleting spans, zeroing spans, lowering single values, swapping adjacent values,
+ * moving value from one choice to a later one and, when those are stuck, lowering a value by one
+ * while either maximizing a later one (a borrow, as between the chunks of a long) or deleting a span
+ * after it (a count and one of the elements it counts); repeated until nothing improves or the
+ * attempt budget is spent, so it always terminates.
  */
 public final class Shrinker {
   /** The default bound on candidates run per shrink. */
@@ -19,6 +21,7 @@ public final class Shrinker {
 
   private static final int[] SPAN_SIZES = {8, 4, 3, 2, 1};
   private static final int REDISTRIBUTE_WINDOW = 8;
+  private static final int FIXED_POINT_WINDOW = 8;
 
   private final int maxAttempts;
 
@@ -93,6 +96,9 @@ public final class Shrinker {
         improved |= lowerValues();
         improved |= swapAdjacent();
         improved |= redistribute();
+        if (!improved) { // costly passes, so only at a fixed point of the others
+          improved = borrow() || lowerAndDelete();
+        }
       }
     }
 
@@ -188,6 +194,40 @@ public final class Shrinker {
         }
       }
       return improved;
+    }
+
+    /** Lowers a value by one and raises a value shortly after it to the most (clamped on replay). */
+    private boolean borrow() {
+      for (int i = 0; i < best.length && !exhausted(); i++) {
+        int last = Math.min(best.length - 1, i + FIXED_POINT_WINDOW);
+        for (int j = i + 1; j <= last && best[i] > 0 && !exhausted(); j++) {
+          int[] candidate = with(i, best[i] - 1);
+          candidate[j] = Integer.MAX_VALUE;
+          if (consider(candidate)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
+    /** Lowers a value by one and deletes a span starting shortly after it. */
+    private boolean lowerAndDelete() {
+      for (int i = 0; i < best.length && !exhausted(); i++) {
+        for (int k : SPAN_SIZES) {
+          int last = Math.min(best.length - k, i + FIXED_POINT_WINDOW);
+          for (int j = i + 1; j <= last && best[i] > 0 && !exhausted(); j++) {
+            int[] candidate = new int[best.length - k];
+            System.arraycopy(best, 0, candidate, 0, j);
+            System.arraycopy(best, j + k, candidate, j, best.length - j - k);
+            candidate[i]--;
+            if (consider(candidate)) {
+              return true;
+            }
+          }
+        }
+      }
+      return false;
     }
 
     private int[] with(int i, int value) {

@@ -24,5 +24,12 @@
  *   <li>Results are immutable records validated in their compact constructors; arrays are copied
  *       in and out.
  * </ul>
+ *
+ * <p>Typical use in a JUnit test:
+ *
+ * <pre>{@code
+ * Gen<List<Integer>> sizes = Gen.lists(Gen.ints(0, 64), 1, 20);
+ * PropertyRunner.assertHolds("total fits", sizes, xs -> total(xs) <= 64 * 20);
+ * }</pre>
  */
 package dev.interlock.properties.engine;

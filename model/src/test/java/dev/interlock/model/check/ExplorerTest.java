@@ -1,0 +1,119 @@
+package dev.interlock.model.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.model.TestDesigns;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.state.Model;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.trace.Outcome;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** Breadth-first search: shortest traces, symmetry reduction that changes no answer, limits. */
+class ExplorerTest {
+
+  private static Exploration explore(Design d, boolean symmetry) {
+    return Explorer.explore(new Model(d), "<test>", new Explorer.Options(10_000_000, symmetry, false, Optional.empty()));
+  }
+
+  /** Length of the shortest violating schedule found by trying every schedule up to maxDepth (no hashing). */
+  private static int bruteForceShortest(Model m, long[] s, int depth, int maxDepth) {
+    if (depth > maxDepth) {
+      return Integer.MAX_VALUE;
+    }
+    if (m.deadlocked(s)) {
+      return depth;
+    }
+    int best = Integer.MAX_VALUE;
+    long[] out = new long[s.length];
+    for (int t = 0; t < m.threads(); t++) {
+      int code = m.step(s, t, out);
+      if (Model.violation(code) != null) {
+        return depth + 1;
+      }
+      if (code == Model.MOVED) {
+        best = Math.min(best, bruteForceShortest(m, out.clone(), depth + 1, maxDepth));
+      }
+    }
+    return best;
+  }
+
+  @Test
+  void twoLockCounterexampleIsAShortestOne() {
+    Design d = TestDesigns.shipped("two-lock");
+    Exploration e = explore(d, true);
+    assertThat(e.findings()).hasSize(1);
+    assertThat(e.findings().get(0).violation().kind()).isEqualTo(ViolationKind.OOM);
+    assertThat(e.findings().get(0).trace().length()).isEqualTo(9);
+    Model m = new Model(d);
+    assertThat(bruteForceShortest(m, m.initial(), 0, 9)).isEqualTo(9);
+  }
+
+  @Test
+  void deadlockIsFoundAtTheShortestDepth() {
+    Design d = TestDesigns.parse("design ab\nvram 1GiB\nmutex a\nmutex b\n"
+        + "role p\n  cpu work\n  lock a\n  lock b\n  unlock b\n  unlock a\n"
+        + "role q\n  lock b\n  lock a\n  unlock a\n  unlock b\n");
+    Exploration e = explore(d, true);
+    assertThat(e.findings().get(0).violation().kind()).isEqualTo(ViolationKind.DEADLOCK);
+    Model m = new Model(d);
+    assertThat(e.findings().get(0).trace().length()).isEqualTo(bruteForceShortest(m, m.initial(), 0, 8)).isEqualTo(4);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"single-lock", "two-lock", "single-lock-late-release", "reservation"})
+  void symmetryReductionChangesNoVerdictAndNeverAddsStates(String name) {
+    Design d = TestDesigns.shipped(name);
+    Exploration with = explore(d, true);
+    Exploration without = explore(d, false);
+    assertThat(kinds(with)).isEqualTo(kinds(without));
+    assertThat(with.findings().stream().map(f -> f.trace().length()).toList())
+        .isEqualTo(without.findings().stream().map(f -> f.trace().length()).toList());
+    assertThat(with.states()).isLessThanOrEqualTo(without.states());
+  }
+
+  @Test
+  void symmetryReductionShrinksTheSingleLockStateSpace() {
+    Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 4);
+    assertThat(explore(d, true).states() * 10).isLessThan(explore(d, false).states());
+  }
+
+  private static Set<ViolationKind> kinds(Exploration e) {
+    return e.findings().stream().map(f -> f.violation().kind()).collect(Collectors.toSet());
+  }
+
+  @Test
+  void allViolationsModeReportsTheShortestTraceOfEachKind() {
+    Design d = TestDesigns.parse("design many\nvram 4GiB\nmutex m\n"
+        + "role a\n  alloc x 3GiB\n  free x\nrole b\n  alloc y 3GiB\n  free y\nrole c\n  unlock m\n");
+    Exploration e = Explorer.explore(new Model(d), "<test>", new Explorer.Options(1_000_000, true, true, Optional.empty()));
+    assertThat(kinds(e)).containsExactlyInAnyOrder(ViolationKind.OOM, ViolationKind.UNLOCK_NOT_HELD);
+    assertThat(e.findings().get(0).violation().kind()).isEqualTo(ViolationKind.UNLOCK_NOT_HELD);
+    assertThat(e.findings().get(0).trace().length()).isEqualTo(1);
+    assertThat(e.findings().get(1).trace().length()).isEqualTo(2);
+  }
+
+  @Test
+  void theStateLimitStopsTheSearchAndSaysSo() {
+    Design d = TestDesigns.shipped("single-lock");
+    Exploration e = Explorer.explore(new Model(d), "<test>", Explorer.Options.firstViolation(100));
+    assertThat(e.limitReached()).isTrue();
+    assertThat(e.findings()).isEmpty();
+    assertThat(e.states()).isLessThanOrEqualTo(100);
+  }
+
+  @Test
+  void overlapWitnessEndsInTheOverlap() {
+    Design d = TestDesigns.shipped("single-lock");
+    Exploration e = Explorer.explore(new Model(d), "<test>",
+        new Explorer.Options(1_000_000, true, false, Optional.of(new OverlapQuery("b_g2_msm", "ntt_msm"))));
+    assertThat(e.witness()).isPresent();
+    assertThat(e.witness().get().outcome()).isEqualTo(new Outcome.Overlapped("b_g2_msm", "ntt_msm"));
+    assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step()).startsWith("kernel ntt_msm");
+  }
+}

@@ -1,0 +1,224 @@
+package dev.interlock.model.state;
+
+import static dev.interlock.model.design.Sizes.GIB;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.model.TestDesigns;
+import org.junit.jupiter.api.Test;
+
+/** The transition semantics, one rule at a time, on small designs driven thread by thread. */
+class ModelTest {
+
+  /** Drives a model by hand: each call steps one thread and keeps the resulting state. */
+  private static final class Driver {
+    final Model model;
+    long[] s;
+    long[] out;
+
+    Driver(String design) {
+      model = new Model(TestDesigns.parse(design));
+      s = model.initial();
+      out = new long[s.length];
+    }
+
+    int step(int t) {
+      int code = model.step(s, t, out);
+      if (code == Model.MOVED) {
+        long[] tmp = s;
+        s = out;
+        out = tmp;
+      }
+      return code;
+    }
+
+    /** Steps thread t n times, asserting each moved. */
+    void run(int t, int n) {
+      for (int i = 0; i < n; i++) {
+        assertThat(step(t)).as("step %d of thread %d", i, t).isEqualTo(Model.MOVED);
+      }
+    }
+  }
+
+  private static final String HEAD = "design t\nvram 16GiB\nmutex m\nmutex n\nsemaphore sem 3\n";
+
+  @Test
+  void allocationFailsExactlyWhenLiveBytesPlusRequestExceedVram() {
+    Driver d = new Driver(HEAD + "role w x2\n  alloc a 10GiB\n  free a\n");
+    d.run(0, 1);
+    assertThat(d.model.live(d.s)).isEqualTo(10 * GIB);
+    assertThat(d.step(1)).isEqualTo(16 + ViolationKind.OOM.ordinal());
+    assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.OOM);
+    Driver exact = new Driver(HEAD + "role w x2\n  alloc a 8GiB\n  free a\n");
+    exact.run(0, 1);
+    assertThat(exact.step(1)).as("8 + 8 = 16 fits exactly").isEqualTo(Model.MOVED);
+    assertThat(exact.model.used(exact.s)).isEqualTo(16 * GIB);
+  }
+
+  @Test
+  void asyncFreeCachesBytesThatStillCountAsUsedButNeverCauseOom() {
+    Driver d = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
+    d.run(0, 2);
+    assertThat(d.model.cached(d.s)).isEqualTo(8 * GIB);
+    assertThat(d.model.used(d.s)).isEqualTo(8 * GIB);
+    assertThat(d.model.live(d.s)).isZero();
+    // 12 GiB plain does not fit next to 8 GiB cached: the driver releases the cache, then it fits
+    d.run(0, 1);
+    assertThat(d.model.cached(d.s)).isZero();
+    assertThat(d.model.used(d.s)).isEqualTo(12 * GIB);
+  }
+
+  @Test
+  void plainAllocThatFitsBesideTheCacheLeavesTheCache() {
+    Driver d = new Driver(HEAD.replace("16GiB", "32GiB") + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
+    d.run(0, 3);
+    assertThat(d.model.cached(d.s)).isEqualTo(8 * GIB);
+    assertThat(d.model.used(d.s)).isEqualTo(20 * GIB);
+  }
+
+  @Test
+  void asyncAllocReusesCachedBytesAndGrowsThePoolForTheRest() {
+    Driver d = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB async\n  free b\n");
+    d.run(0, 3);
+    assertThat(d.model.cached(d.s)).isZero();
+    assertThat(d.model.live(d.s)).isEqualTo(12 * GIB);
+    Driver partial = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 3GiB async\n  free b\n");
+    partial.run(0, 3);
+    assertThat(partial.model.cached(partial.s)).isEqualTo(5 * GIB);
+    assertThat(partial.model.used(partial.s)).isEqualTo(8 * GIB);
+  }
+
+  @Test
+  void asyncAllocFailsWhileLivePlainBytesLeaveNoRoom() {
+    Driver d = new Driver(HEAD + "role p\n  alloc a 12GiB\n  free a\nrole q\n  alloc b 8GiB async\n  free b\n");
+    d.run(0, 1);
+    assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.OOM);
+  }
+
+  @Test
+  void trimReturnsCachedBytesButNeverLiveOnes() {
+    Driver d = new Driver(HEAD + "role w\n  alloc a 4GiB async\n  alloc b 2GiB async\n  free a\n  trim\n  free b\n");
+    d.run(0, 3);
+    assertThat(d.model.cached(d.s)).isEqualTo(4 * GIB);
+    d.run(0, 1);
+    assertThat(d.model.cached(d.s)).isZero();
+    assertThat(d.model.live(d.s)).isEqualTo(2 * GIB);
+  }
+
+  @Test
+  void syncWaitsForKernelsOfEveryThreadButNotForCpuWork() {
+    Driver d = new Driver(HEAD + "role g\n  kernel k\nrole c\n  cpu x\nrole s\n  sync\n");
+    d.run(1, 1);
+    assertThat(d.step(2)).as("a thread inside cpu work does not hold up sync").isEqualTo(Model.MOVED);
+    Driver k = new Driver(HEAD + "role g\n  kernel k\nrole s\n  sync\n");
+    k.run(0, 1);
+    assertThat(k.step(1)).isEqualTo(Model.BLOCKED);
+    k.run(0, 1);
+    assertThat(k.step(1)).isEqualTo(Model.MOVED);
+  }
+
+  @Test
+  void mutexBlocksOtherThreadsAndSelfLockIsADeadlock() {
+    Driver d = new Driver(HEAD + "role w x2\n  lock m\n  unlock m\n");
+    d.run(0, 1);
+    assertThat(d.step(1)).isEqualTo(Model.BLOCKED);
+    d.run(0, 1);
+    assertThat(d.step(1)).isEqualTo(Model.MOVED);
+    Driver self = new Driver(HEAD + "role w\n  lock m\n  lock m\n");
+    self.run(0, 1);
+    assertThat(Model.violation(self.step(0))).isEqualTo(ViolationKind.DEADLOCK);
+    assertThat(self.model.explain(self.s, 0, ViolationKind.DEADLOCK)).contains("already holds");
+  }
+
+  @Test
+  void unlockOfAMutexNotHeldIsAViolation() {
+    Driver d = new Driver(HEAD + "role w x2\n  lock m\n  unlock m\nrole v\n  unlock m\n");
+    d.run(0, 1);
+    assertThat(Model.violation(d.step(2))).as("held by another thread").isEqualTo(ViolationKind.UNLOCK_NOT_HELD);
+  }
+
+  @Test
+  void semaphorePermitsAreCountedAndExcessReleasesCaught() {
+    Driver d = new Driver(HEAD + "role w x2\n  acquire sem 2\n  release sem 2\nrole v\n  release sem\n");
+    d.run(0, 1);
+    assertThat(d.step(1)).as("1 of 3 permits left, 2 wanted").isEqualTo(Model.BLOCKED);
+    assertThat(Model.violation(d.step(2))).as("v holds none").isEqualTo(ViolationKind.RELEASE_EXCESS);
+    d.run(0, 1);
+    assertThat(d.step(1)).isEqualTo(Model.MOVED);
+    assertThat(d.model.view(d.s, 1).permits()).containsEntry("sem", 2);
+  }
+
+  @Test
+  void bufferMisuseIsCaught() {
+    Driver uaf = new Driver(HEAD + "role w\n  alloc a 1GiB\n  free a\n  kernel k uses a\n");
+    uaf.run(0, 2);
+    assertThat(Model.violation(uaf.step(0))).isEqualTo(ViolationKind.USE_AFTER_FREE);
+    Driver badFree = new Driver(HEAD + "role w\n  free a\n");
+    assertThat(Model.violation(badFree.step(0))).isEqualTo(ViolationKind.BAD_FREE);
+    Driver leak = new Driver(HEAD + "role w jobs 2\n  alloc a 1GiB\n  cpu x\n");
+    leak.run(0, 2);
+    assertThat(Model.violation(leak.step(0))).as("job ends with a live buffer").isEqualTo(ViolationKind.LEAK);
+    Driver overwrite = new Driver(HEAD + "role w\n  alloc a 1GiB\n  alloc a 1GiB\n  free a\n");
+    overwrite.run(0, 1);
+    assertThat(Model.violation(overwrite.step(0))).isEqualTo(ViolationKind.LEAK);
+  }
+
+  @Test
+  void buffersArePerThread() {
+    Driver d = new Driver(HEAD + "role w x2\n  alloc a 1GiB\n  kernel k uses a\n  free a\n");
+    d.run(0, 1);
+    assertThat(Model.violation(d.step(1))).isNull();
+    d.run(0, 3);
+    d.run(1, 3);
+    assertThat(d.model.allFinished(d.s)).isTrue();
+    assertThat(d.model.used(d.s)).isZero();
+  }
+
+  @Test
+  void jobsRepeatTheBodyAndFinishedThreadsStayFinished() {
+    Driver d = new Driver(HEAD + "role w jobs 3\n  cpu x\n");
+    d.run(0, 6);
+    assertThat(d.step(0)).isEqualTo(Model.FINISHED);
+    assertThat(d.model.view(d.s, 0).position()).isEqualTo("finished");
+  }
+
+  @Test
+  void intervalsHaveBeginAndEndAndOverlapIsBetweenDistinctThreads() {
+    Driver d = new Driver(HEAD + "role w x2\n  cpu a\n  kernel b\n");
+    int a = d.model.intervalNames().indexOf("a");
+    int b = d.model.intervalNames().indexOf("b");
+    d.run(0, 1);
+    assertThat(d.model.nextPhase(d.s, 0)).contains(Phase.END);
+    assertThat(d.model.overlaps(d.s, a, a)).isFalse();
+    d.run(1, 1);
+    assertThat(d.model.overlaps(d.s, a, a)).isTrue();
+    assertThat(d.model.overlaps(d.s, a, b)).isFalse();
+    d.run(1, 2);
+    assertThat(d.model.overlaps(d.s, a, b)).isTrue();
+    assertThat(d.model.overlaps(d.s, b, a)).isTrue();
+  }
+
+  @Test
+  void deadlockedStatesAreRecognizedAndExplained() {
+    Driver d = new Driver(HEAD + "role p\n  lock m\n  lock n\n  unlock n\n  unlock m\nrole q\n  lock n\n  lock m\n  unlock m\n  unlock n\n");
+    d.run(0, 1);
+    d.run(1, 1);
+    assertThat(d.model.deadlocked(d.s)).isTrue();
+    assertThat(d.model.explainDeadlock(d.s)).contains("p#0 at 'lock n' (job 1), held by q#0").contains("q#0 at 'lock m' (job 1), held by p#0");
+  }
+
+  @Test
+  void canonicalizationSortsThreadsWithinARoleOnly() {
+    Driver d = new Driver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
+    d.run(1, 1);
+    d.run(3, 1);
+    long[] c = d.s.clone();
+    d.model.canonicalize(c);
+    Driver e = new Driver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
+    e.run(0, 1);
+    e.run(2, 1);
+    long[] c2 = e.s.clone();
+    e.model.canonicalize(c2);
+    assertThat(c).isEqualTo(c2);
+    assertThat(d.model.correspondingThread(d.s, c, 0)).isEqualTo(0);
+  }
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerates the golden traces in traces/ with the commands that define them.
+# GoldenTracesTest runs each `./interlock check` line below and fails if its output differs from
+# the committed file. After a deliberate change: run this, then `git diff traces/` and read the diff.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+status=0
+run() {  # exit 0 (SAFE) and 1 (violation) both produce a trace; 2 is an error
+  "$@" >/dev/null
+  rc=$?
+  if [ "$rc" -gt 1 ]; then echo "failed ($rc): $*" >&2; status=2; else echo "ok: $*"; fi
+}
+run ./interlock check designs/two-lock.design --trace-out traces/two-lock.oom.trace --force
+run ./interlock check designs/single-lock.design --overlap b_g2_msm ntt_msm --trace-out traces/single-lock.overlap.trace --force
+run ./interlock check designs/reservation.design --vram 32GiB --permits vram_units=32 --overlap h2d ntt_msm --trace-out traces/reservation-32GiB.overlap.trace --force
+exit $status
