@@ -201,7 +201,8 @@ public final class Explorer {
    * Turns the canonical path to {@code target} into a concrete trace with real thread names.
    *
    * <p>Each canonical state on the path stands for a set of permuted concrete states; walking
-   * forward, the first thread whose step leads into the next canonical state is taken.
+   * forward, the first thread whose step leads into the next canonical state is taken. The
+   * schedule is then tidied to switch threads as rarely as possible (same length, same ending).
    */
   private Rebuilt reconstruct(StateStore store, int target, int failingThread, ViolationKind kind, Outcome outcome) {
     List<Integer> path = new ArrayList<>();
@@ -213,7 +214,7 @@ public final class Explorer {
     long[] next = new long[w];
     long[] out = new long[w];
     long[] canon = new long[w];
-    TraceRecorder rec = new TraceRecorder(model);
+    List<Integer> schedule = new ArrayList<>();
     for (int k = 1; k < path.size(); k++) {
       store.load(path.get(k), next);
       boolean found = false;
@@ -226,7 +227,7 @@ public final class Explorer {
           model.canonicalize(canon);
         }
         if (Arrays.equals(canon, next)) {
-          rec.record(cur, t, out);
+          schedule.add(t);
           cur = out.clone();
           found = true;
         }
@@ -235,15 +236,42 @@ public final class Explorer {
         throw new IllegalStateException("no transition leads to state " + path.get(k) + " on the path");
       }
     }
+    if (failingThread >= 0) {
+      store.load(target, next);
+      schedule.add(model.correspondingThread(cur, next, failingThread));
+    }
+    ScheduleTidier tidier;
+    if (outcome instanceof Outcome.Overlapped ov) {
+      int a = model.intervalNames().indexOf(ov.a());
+      int b = model.intervalNames().indexOf(ov.b());
+      tidier = new ScheduleTidier(model, null, st -> model.overlaps(st, a, b));
+    } else {
+      tidier = new ScheduleTidier(model, failingThread >= 0 ? kind : null, model::deadlocked);
+    }
+    return replay(tidier.tidy(schedule.stream().mapToInt(Integer::intValue).toArray()), failingThread >= 0, kind, outcome);
+  }
+
+  /** Runs a concrete schedule and records it as a trace; explains the violation from the real state. */
+  private Rebuilt replay(int[] schedule, boolean lastFails, ViolationKind kind, Outcome outcome) {
+    long[] cur = model.initial();
+    long[] out = new long[cur.length];
+    TraceRecorder rec = new TraceRecorder(model);
+    int moves = lastFails ? schedule.length - 1 : schedule.length;
+    for (int k = 0; k < moves; k++) {
+      model.step(cur, schedule[k], out);
+      rec.record(cur, schedule[k], out);
+      long[] tmp = cur;
+      cur = out;
+      out = tmp;
+    }
     if (outcome != null) {
       return new Rebuilt(rec.finish(source, Optional.empty(), outcome), null);
     }
     Violation v;
-    if (failingThread < 0) {
+    if (!lastFails) {
       v = new Violation(kind, model.explainDeadlock(cur));
     } else {
-      store.load(target, next);
-      int t = model.correspondingThread(cur, next, failingThread);
+      int t = schedule[schedule.length - 1];
       v = new Violation(kind, model.explain(cur, t, kind));
       model.step(cur, t, out);
       rec.record(cur, t, out);
