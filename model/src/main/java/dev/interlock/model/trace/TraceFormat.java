@@ -105,6 +105,7 @@ public final class TraceFormat {
     }
     Map<String, String> header = new LinkedHashMap<>();
     Map<String, Integer> headerLine = new LinkedHashMap<>();
+    Map<String, Integer> headerCol = new LinkedHashMap<>();
     List<TraceStep> steps = new ArrayList<>();
     for (int n = 1; n < lines.length; n++) {
       String line = lines[n];
@@ -133,33 +134,42 @@ public final class TraceFormat {
       }
       header.put(kv[0], kv[1].strip());
       headerLine.put(kv[0], lineNo);
+      headerCol.put(kv[0], col + trimmed.indexOf(kv[1], kv[0].length()));
     }
     for (String k : KEYS) {
       if (!header.containsKey(k)) {
-        throw new TraceFormatException(file, lines.length, 1, "missing header key '" + k + "'");
+        int last = lines.length > 1 && lines[lines.length - 1].isEmpty() ? lines.length - 1 : lines.length;
+        throw new TraceFormatException(file, last, 1, "missing header key '" + k + "'");
       }
     }
     try {
       Optional<Long> seed = header.get("seed").equals("-") ? Optional.empty() : Optional.of(Long.parseLong(header.get("seed")));
-      return new Trace(header.get("design"), header.get("source"), parameters(file, header, headerLine), seed,
-          parseOutcome(file, headerLine.get("outcome"), header.get("outcome")), steps);
+      return new Trace(header.get("design"), header.get("source"), parameters(file, header, headerLine, headerCol), seed,
+          parseOutcome(file, headerLine.get("outcome"), headerCol.get("outcome"), header.get("outcome")), steps);
     } catch (NumberFormatException e) {
-      throw new TraceFormatException(file, headerLine.get("seed"), 10, "seed must be an integer or '-'");
+      throw new TraceFormatException(file, headerLine.get("seed"), headerCol.get("seed"), "seed must be an integer or '-'");
     } catch (IllegalArgumentException e) {
       throw new TraceFormatException(file, headerLine.get("design"), 1, e.getMessage());
     }
   }
 
-  private static Parameters parameters(String file, Map<String, String> h, Map<String, Integer> at) throws TraceFormatException {
+  private static Parameters parameters(String file, Map<String, String> h, Map<String, Integer> at, Map<String, Integer> col)
+      throws TraceFormatException {
     Sizes.Parsed vram = Sizes.parse(h.get("vram"));
     if (vram.bytes().isEmpty()) {
-      throw new TraceFormatException(file, at.get("vram"), 10, vram.error());
+      throw new TraceFormatException(file, at.get("vram"), col.get("vram"), vram.error());
     }
-    return new Parameters(vram.bytes().get(), counts(file, at.get("threads"), h.get("threads")),
-        counts(file, at.get("jobs"), h.get("jobs")), counts(file, at.get("permits"), h.get("permits")));
+    Map<String, Integer> threads = counts(file, at.get("threads"), col.get("threads"), h.get("threads"));
+    Map<String, Integer> jobs = counts(file, at.get("jobs"), col.get("jobs"), h.get("jobs"));
+    Map<String, Integer> permits = counts(file, at.get("permits"), col.get("permits"), h.get("permits"));
+    try {
+      return new Parameters(vram.bytes().get(), threads, jobs, permits);
+    } catch (IllegalArgumentException e) {
+      throw new TraceFormatException(file, at.get("threads"), col.get("threads"), e.getMessage());
+    }
   }
 
-  private static Map<String, Integer> counts(String file, int line, String value) throws TraceFormatException {
+  private static Map<String, Integer> counts(String file, int line, int col, String value) throws TraceFormatException {
     Map<String, Integer> m = new LinkedHashMap<>();
     if (value.equals("-")) {
       return m;
@@ -171,13 +181,13 @@ public final class TraceFormat {
           throw new NumberFormatException();
         }
       } catch (NumberFormatException e) {
-        throw new TraceFormatException(file, line, 10, "expected NAME=COUNT pairs, got '" + part + "'");
+        throw new TraceFormatException(file, line, col, "expected NAME=COUNT pairs, got '" + part + "'");
       }
     }
     return m;
   }
 
-  private static Outcome parseOutcome(String file, int line, String value) throws TraceFormatException {
+  private static Outcome parseOutcome(String file, int line, int col, String value) throws TraceFormatException {
     String[] parts = value.split("\\s+", 2);
     try {
       if (parts[0].equals("COMPLETED") && parts.length == 1) {
@@ -195,7 +205,7 @@ public final class TraceFormat {
     } catch (IllegalArgumentException e) {
       // reported below with the expected forms
     }
-    throw new TraceFormatException(file, line, 10,
+    throw new TraceFormatException(file, line, col,
         "outcome must be 'COMPLETED', 'OVERLAP A B' or a violation kind and message, got '" + value + "'");
   }
 
