@@ -1,9 +1,12 @@
-package dev.interlock.model.trace;
+package dev.interlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.cli.Main;
 import dev.interlock.model.TestDesigns;
+import dev.interlock.model.trace.ReplayResult;
+import dev.interlock.model.trace.Replayer;
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
