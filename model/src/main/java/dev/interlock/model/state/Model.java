@@ -35,10 +35,7 @@ import java.util.Optional;
  * pool's cached bytes, slot 1 the live bytes of all threads (derived, kept for speed), and slot
  * {@code 2 + t} thread t packed by its {@link RoleLayout}. Threads are numbered in role order.
  *
- * <p>Device memory follows what was measured on an H200: an allocation fails exactly when live
- * bytes plus the request exceed vram; an async alloc reuses cached bytes and grows the pool for
- * the rest; a plain alloc that does not fit in the free heap first makes the driver release the
- * whole pool cache; an async free moves the bytes into the cache; trim empties the cache.
+ * <p>Device memory follows {@link DeviceMemory}'s rules, as measured on an H200.
  */
 public final class Model {
   /** The thread took a step. */
@@ -131,6 +128,11 @@ public final class Model {
   /** The initial state: every thread at the first step of its first job, nothing allocated. */
   public long[] initial() {
     return new long[width()];
+  }
+
+  /** The device memory of state s. */
+  public DeviceMemory memory(long[] s) {
+    return new DeviceMemory(design.vram(), s[LIVE], s[CACHE]);
   }
 
   /** Bytes held by live buffers of all threads. */
@@ -266,20 +268,15 @@ public final class Model {
       }
       case OP_ALLOC -> {
         int b = l.arg[pc];
-        long bytes = l.amount[pc];
         if (l.buffer(w, b) != 0) {
           return code(ViolationKind.LEAK);
         }
-        long live = s[LIVE];
-        if (live + bytes > design.vram()) {
+        Optional<DeviceMemory> after = memory(s).alloc(l.amount[pc], l.async[pc]);
+        if (after.isEmpty()) {
           return code(ViolationKind.OOM);
         }
-        if (l.async[pc]) {
-          out[CACHE] = Math.max(0, s[CACHE] - bytes);
-        } else if (live + s[CACHE] + bytes > design.vram()) {
-          out[CACHE] = 0;
-        }
-        out[LIVE] = live + bytes;
+        out[LIVE] = after.get().live();
+        out[CACHE] = after.get().cached();
         return advance(l, l.withBuffer(w, b, l.allocValue[pc]), out, slot);
       }
       case OP_FREE -> {
@@ -288,11 +285,9 @@ public final class Model {
         if (v == 0) {
           return code(ViolationKind.BAD_FREE);
         }
-        long bytes = l.bufferBytes[b][v - 1];
-        out[LIVE] = s[LIVE] - bytes;
-        if (l.bufferAsync[b][v - 1]) {
-          out[CACHE] = s[CACHE] + bytes;
-        }
+        DeviceMemory after = memory(s).free(l.bufferBytes[b][v - 1], l.bufferAsync[b][v - 1]);
+        out[LIVE] = after.live();
+        out[CACHE] = after.cached();
         return advance(l, l.withBuffer(w, b, 0), out, slot);
       }
       case OP_TRIM -> {

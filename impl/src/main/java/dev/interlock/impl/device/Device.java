@@ -1,0 +1,56 @@
+package dev.interlock.impl.device;
+
+import java.util.List;
+
+/**
+ * A GPU as the engine sees it: device-global memory, kernels, synchronization.
+ *
+ * <p>Memory follows the model: an allocation fails exactly when live bytes of all threads plus the
+ * request exceed capacity; async allocations reuse pool-cached bytes; a plain allocation that does
+ * not fit beside the cache makes the driver release the cache; async frees go to the cache,
+ * which {@link #trim()} empties. Implementations are thread-safe.
+ */
+public interface Device extends AutoCloseable {
+
+  /**
+   * cudaMalloc ({@code async} false) or cudaMallocAsync from the device's pool.
+   *
+   * @throws OutOfDeviceMemoryException when live bytes plus {@code bytes} exceed capacity
+   */
+  DeviceBuffer allocate(String owner, String name, long bytes, boolean async);
+
+  /**
+   * Frees a buffer: plain ones back to the heap, async ones into the pool's cache.
+   *
+   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   */
+  void free(DeviceBuffer buffer);
+
+  /** cudaMemPoolTrimTo(0): returns every cached byte to the heap, never a live one. */
+  void trim();
+
+  /**
+   * Launches a kernel that reads and writes {@code uses}; {@code work} is what it computes.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
+   */
+  KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work);
+
+  /** cudaDeviceSynchronize: returns once no kernel of any thread is running. */
+  void synchronize() throws InterruptedException;
+
+  /** The non-blocking form of {@link #synchronize()}: true when no kernel is running. */
+  boolean trySynchronize();
+
+  /** Current memory figures. */
+  MemoryInfo memory();
+
+  /** Live buffers, optionally only those of one owner (null: all). */
+  List<DeviceBuffer> liveBuffers(String owner);
+
+  /** Frees every live buffer and empties the pool; the device stays usable. */
+  void reset();
+
+  @Override
+  void close();
+}

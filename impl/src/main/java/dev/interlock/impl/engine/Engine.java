@@ -1,0 +1,208 @@
+package dev.interlock.impl.engine;
+
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.sync.RunAborted;
+import dev.interlock.impl.sync.StepGate;
+import dev.interlock.impl.sync.WaitRegistry;
+import dev.interlock.impl.sync.WorkerInterrupted;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
+
+/**
+ * Runs a design on real threads: for each role, {@code threads} workers named {@code role#i} take
+ * jobs from the role's queue, {@code jobs} each, and run every job through the role's pipeline.
+ *
+ * <p>With {@link StepGate#FREE} the threads run freely and a {@link Watchdog} reports deadlocks;
+ * with a controlled gate a scheduler decides every step. Either way every job gets a result, and
+ * at the end the device holds nothing the run allocated.
+ */
+public final class Engine {
+  private final Device device;
+  private final StepGate gate;
+  private final long watchdogMillis;
+
+  public Engine(Device device, StepGate gate) {
+    this(device, gate, 100);
+  }
+
+  public Engine(Device device, StepGate gate, long watchdogMillis) {
+    this.device = device;
+    this.gate = gate;
+    this.watchdogMillis = watchdogMillis;
+  }
+
+  /** The worker thread names of a design, in role order: what a controlled scheduler expects. */
+  public static List<String> threadNames(Design design) {
+    List<String> names = new ArrayList<>();
+    for (Role r : design.roles()) {
+      for (int i = 0; i < r.threads(); i++) {
+        names.add(r.name() + "#" + i);
+      }
+    }
+    return names;
+  }
+
+  /** Runs the design to its end and reports; {@code source} names the design file in the trace. */
+  public RunReport run(Design design, String source, Function<Role, Pipeline> pipelines) {
+    return start(design, source, pipelines).await();
+  }
+
+  /** Starts the design's worker threads; {@link Run#await()} waits for them and reports. */
+  public Run start(Design design, String source, Function<Role, Pipeline> pipelines) {
+    return new Run(design, source, pipelines);
+  }
+
+  /** A started run. */
+  public final class Run {
+    private final long start = System.nanoTime();
+    private final Design design;
+    private final String source;
+    private final EventLog log = new EventLog();
+    private final WaitRegistry waits = new WaitRegistry();
+    private final Resources resources;
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<Probe> probes = new ArrayList<>();
+    private final List<JobResult> results = Collections.synchronizedList(new ArrayList<>());
+    private final Watchdog watchdog;
+    private final Thread watchdogThread;
+    private volatile String deadlock;
+
+    private Run(Design design, String source, Function<Role, Pipeline> pipelines) {
+      this.design = design;
+      this.source = source;
+      resources = new Resources(design, device, gate, waits);
+      int nextJob = 0;
+      for (Role role : design.roles()) {
+        Queue<Job> queue = new ConcurrentLinkedQueue<>();
+        for (int j = 0; j < role.threads() * role.jobs(); j++) {
+          queue.add(new Job(nextJob++, role.name(), null));
+        }
+        Pipeline pipeline = pipelines.apply(role);
+        for (int i = 0; i < role.threads(); i++) {
+          String name = role.name() + "#" + i;
+          Probe probe = new Probe(name, gate, log, device, waits);
+          Worker worker = new Worker(name, role.name(), i, probe, resources);
+          Thread t = new Thread(() -> work(worker, pipeline, queue, role.jobs()), name);
+          t.setDaemon(true);
+          threads.add(t);
+          probes.add(probe);
+        }
+      }
+      watchdog = new Watchdog(threads, probes, waits, watchdogMillis, this::deadlocked);
+      watchdogThread = new Thread(watchdog, "interlock-watchdog");
+      watchdogThread.setDaemon(true);
+      threads.forEach(Thread::start);
+      if (!gate.controlled()) {
+        watchdogThread.start();
+      }
+    }
+
+    private void deadlocked(String message) {
+      deadlock = message;
+      log.recordViolation(new Violation(ViolationKind.DEADLOCK, message));
+    }
+
+    /** The run's event log, live. */
+    public EventLog log() {
+      return log;
+    }
+
+    private void work(Worker w, Pipeline pipeline, Queue<Job> queue, int quota) {
+      try {
+        for (int k = 0; k < quota; k++) {
+          Job job = queue.poll();
+          if (job == null) {
+            break;
+          }
+          w.probe().rearm();
+          if (!runOne(w, pipeline, job)) {
+            abortRest(w, queue, quota - k - 1, "an earlier job of " + w.name() + " ended the run");
+            break;
+          }
+        }
+      } finally {
+        gate.finished();
+      }
+    }
+
+    /** Runs a job and records its result; false when the worker must stop (abort or deadlock). */
+    private boolean runOne(Worker w, Pipeline pipeline, Job job) {
+      try {
+        Object value = pipeline.runJob(w, job);
+        List<DeviceBuffer> leaked = device.liveBuffers(w.name());
+        if (!leaked.isEmpty()) {
+          Violation v = new Violation(ViolationKind.LEAK, w.name() + " job " + job.id() + " ends with live buffers "
+              + leaked.stream().map(DeviceBuffer::name).toList());
+          log.recordViolation(v);
+          results.add(new JobResult.Failed(job, w.name(), w.probe().position(), v, device.memory()));
+          resources.releaseHeldBy(w.name());
+          gate.failed(v);
+          return !gate.controlled();
+        }
+        results.add(new JobResult.Completed(job, w.name(), value));
+        return true;
+      } catch (StepFailed f) {
+        results.add(new JobResult.Failed(job, w.name(), f.step(), f.violation(), device.memory()));
+        resources.releaseHeldBy(w.name());
+        return !gate.controlled();
+      } catch (RunAborted a) {
+        results.add(new JobResult.Aborted(job, w.name(), a.getMessage()));
+        resources.releaseHeldBy(w.name());
+        return false;
+      } catch (WorkerInterrupted e) {
+        Thread.interrupted();
+        String why = deadlock != null ? deadlock : e.getMessage();
+        results.add(new JobResult.Failed(job, w.name(), w.probe().position(), new Violation(ViolationKind.DEADLOCK, why), device.memory()));
+        resources.releaseHeldBy(w.name());
+        return false;
+      } catch (RuntimeException | Error e) {
+        results.add(new JobResult.Aborted(job, w.name(), "pipeline error: " + e));
+        resources.releaseHeldBy(w.name());
+        return false;
+      }
+    }
+
+    private void abortRest(Worker w, Queue<Job> queue, int remaining, String why) {
+      for (int i = 0; i < remaining; i++) {
+        Job j = queue.poll();
+        if (j != null) {
+          results.add(new JobResult.Aborted(j, w.name(), why));
+        }
+      }
+    }
+
+    /** Waits for every worker, frees what is left on the device, and reports. */
+    public RunReport await() {
+      for (Thread t : threads) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for " + t.getName(), e);
+        }
+      }
+      watchdog.stop();
+      watchdogThread.interrupt();
+      List<DeviceBuffer> left = device.liveBuffers(null);
+      for (DeviceBuffer b : left) {
+        device.free(b);
+      }
+      device.trim();
+      List<JobResult> sorted = new ArrayList<>(results);
+      sorted.sort(Comparator.comparingInt(r -> r.job().id()));
+      return new RunReport(sorted, log.trace(design, source), log.events(), device.memory(),
+          Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9);
+    }
+  }
+}

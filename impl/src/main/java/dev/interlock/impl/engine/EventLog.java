@@ -1,0 +1,77 @@
+package dev.interlock.impl.engine;
+
+import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.trace.Outcome;
+import dev.interlock.model.trace.Parameters;
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceStep;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Records every transition of a run, in order. Cheap enough to stay on in production: one short
+ * uncontended critical section per step.
+ *
+ * <p>Besides the events it keeps the first violation (a failed step, a leak at job end, or a
+ * deadlock found by the watchdog or scheduler), which ends the run's trace.
+ */
+public final class EventLog {
+  private final List<Event> events = new ArrayList<>();
+  private Violation firstViolation;
+  private int stepsAtViolation;
+
+  /** Records a transition that succeeded. */
+  public synchronized void record(String thread, String step, Optional<Phase> phase, MemoryInfo after) {
+    events.add(new Event(events.size() + 1, thread, step, phase, after.used(), after.cached(), Optional.empty()));
+  }
+
+  /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */
+  public synchronized void recordFailure(String thread, String step, Optional<Phase> phase, MemoryInfo at, Violation v) {
+    events.add(new Event(events.size() + 1, thread, step, phase, at.used(), at.cached(), Optional.of(v)));
+    noteViolation(v);
+  }
+
+  /** Records a violation that is not a step of its own (a leak at job end, a deadlock). */
+  public synchronized void recordViolation(Violation v) {
+    noteViolation(v);
+  }
+
+  private void noteViolation(Violation v) {
+    if (firstViolation == null) {
+      firstViolation = v;
+      stepsAtViolation = events.size();
+    }
+  }
+
+  public synchronized List<Event> events() {
+    return List.copyOf(events);
+  }
+
+  public synchronized Optional<Violation> firstViolation() {
+    return Optional.ofNullable(firstViolation);
+  }
+
+  /** Transitions recorded so far. */
+  public synchronized int size() {
+    return events.size();
+  }
+
+  /**
+   * The run as a model trace: every transition up to the first violation, ending in it; or all
+   * transitions ending in COMPLETED.
+   */
+  public synchronized Trace trace(Design design, String source) {
+    int n = firstViolation == null ? events.size() : stepsAtViolation;
+    List<TraceStep> steps = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Event e = events.get(i);
+      steps.add(new TraceStep(i + 1, e.thread(), e.step(), e.phase(), e.used(), e.cached()));
+    }
+    Outcome o = firstViolation == null ? new Outcome.Completed() : new Outcome.Violated(firstViolation);
+    return new Trace(design.name(), source, Parameters.of(design), Optional.empty(), o, steps);
+  }
+}

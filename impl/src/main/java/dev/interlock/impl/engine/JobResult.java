@@ -1,0 +1,37 @@
+package dev.interlock.impl.engine;
+
+import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.model.state.Violation;
+import java.util.Objects;
+
+/** How a job ended: every job of a run gets exactly one. */
+public sealed interface JobResult permits JobResult.Completed, JobResult.Failed, JobResult.Aborted {
+
+  Job job();
+
+  /** The worker that took it ({@code role#i}), or "-" when no worker did. */
+  String worker();
+
+  /** The job ran to its end; {@code value} is what the pipeline returned (a proof), or null. */
+  record Completed(Job job, String worker, Object value) implements JobResult {
+    public Completed {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /** A step failed, or the job ended holding buffers: which step, why, and the device at that point. */
+  record Failed(Job job, String worker, String step, Violation violation, MemoryInfo memory) implements JobResult {
+    public Failed {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(step, "step");
+      Objects.requireNonNull(violation, "violation");
+    }
+  }
+
+  /** A controlled run ended (another job failed, or a deadlock) before this job could finish. */
+  record Aborted(Job job, String worker, String why) implements JobResult {
+    public Aborted {
+      Objects.requireNonNull(job, "job");
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package dev.interlock.impl.engine;
+
+/**
+ * Runs one job on the calling worker thread, passing each step through the worker's probe.
+ *
+ * <p>Implementations are the design interpreter and hand-written pipelines. They signal a failed
+ * step by letting {@link StepFailed} (thrown by the probe) propagate; cleanup in finally blocks is
+ * fine, the probe keeps it out of the trace.
+ */
+@FunctionalInterface
+public interface Pipeline {
+  /** Runs {@code job}; returns its result value (null when there is none). */
+  Object runJob(Worker worker, Job job);
+}

@@ -1,0 +1,40 @@
+package dev.interlock.impl.engine;
+
+import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.model.trace.Trace;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a run of the engine did.
+ *
+ * @param results       one result per job, by job id
+ * @param trace         the run as a model trace: transitions up to the first violation, which ends it
+ * @param events        every transition, including those after the first violation in a free run
+ * @param memory        the device after the run (peakUsed: the most used at any time)
+ * @param deadlock      the watchdog's or scheduler's report when the run deadlocked
+ * @param leftover      buffers still live at shutdown, which the engine then freed (0 when every job cleaned up)
+ * @param seconds       wall time
+ */
+public record RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory,
+    Optional<String> deadlock, int leftover, double seconds) {
+  public RunReport {
+    results = List.copyOf(results);
+    events = List.copyOf(events);
+    Objects.requireNonNull(trace, "trace");
+    Objects.requireNonNull(memory, "memory");
+  }
+
+  public long completed() {
+    return results.stream().filter(r -> r instanceof JobResult.Completed).count();
+  }
+
+  public long failed() {
+    return results.stream().filter(r -> r instanceof JobResult.Failed).count();
+  }
+
+  public long aborted() {
+    return results.stream().filter(r -> r instanceof JobResult.Aborted).count();
+  }
+}

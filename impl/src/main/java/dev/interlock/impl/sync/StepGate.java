@@ -1,0 +1,60 @@
+package dev.interlock.impl.sync;
+
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.Violation;
+import java.util.Optional;
+
+/**
+ * A hook at every step boundary of every engine thread. {@link #FREE} does nothing; a
+ * deterministic scheduler implements it to force an exact interleaving on real threads.
+ *
+ * <p>Threads are named by {@code Thread.currentThread().getName()}, which the engine sets to
+ * {@code role#i}.
+ */
+public interface StepGate {
+
+  /** Whether a scheduler drives the threads; blocking primitives then use {@link #blocked()}. */
+  boolean controlled();
+
+  /**
+   * Called before the calling thread takes the transition of {@code step}; returns when it may.
+   *
+   * @throws RunAborted when the run has ended (another thread failed, or a deadlock)
+   */
+  void before(String step, Optional<Phase> phase);
+
+  /**
+   * The calling thread's operation cannot proceed now; returns when it should try again.
+   *
+   * @throws RunAborted when the run has ended
+   */
+  void blocked();
+
+  /** The calling thread's last transition failed with {@code v}. */
+  void failed(Violation v);
+
+  /** The calling thread has no more steps to take. */
+  void finished();
+
+  /** The gate of normal runs: every call returns at once. */
+  StepGate FREE = new StepGate() {
+    @Override
+    public boolean controlled() {
+      return false;
+    }
+
+    @Override
+    public void before(String step, Optional<Phase> phase) {}
+
+    @Override
+    public void blocked() {
+      throw new IllegalStateException("blocked() needs a controlled gate");
+    }
+
+    @Override
+    public void failed(Violation v) {}
+
+    @Override
+    public void finished() {}
+  };
+}
