@@ -1,5 +1,7 @@
 package dev.interlock.cli;
 
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.Scheduled;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
@@ -38,6 +40,12 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
 
+  @Option(names = "--on", paramLabel = "TARGET", description = "What executes the trace: model (default) or impl (the reference engine: real threads, real locks, the simulated device).")
+  String on = "model";
+
+  @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
+  String pipeline = "interpreted";
+
   @Override
   public Integer call() {
     Trace trace;
@@ -48,12 +56,30 @@ final class ReplayCommand implements Callable<Integer> {
     }
     Path source = designFile != null ? designFile : locate(trace.source());
     Design d = new DesignOptions().load(source);
-    ReplayResult r = Replayer.replay(trace, d);
+    ReplayResult r;
+    String engineNote = null;
+    switch (on) {
+      case "model" -> r = Replayer.replay(trace, d);
+      case "impl" -> {
+        Design applied;
+        try {
+          applied = trace.params().applyTo(d);
+        } catch (IllegalArgumentException e) {
+          throw new CliError(file + ": the trace's parameters do not fit " + source + ": " + e.getMessage());
+        }
+        Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, new SimulatedDevice(applied.vram()),
+            Pipelines.choose(pipeline, applied.name()));
+        r = rr.result();
+        engineNote = Reports.failures(rr.report());
+      }
+      default -> throw new CliError("--on must be model or impl, got '" + on + "'");
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("trace", file.toString());
       m.put("design", source.toString());
+      m.put("on", on);
       m.put("confirmed", r instanceof ReplayResult.Confirmed);
       m.put("transitions", trace.length());
       m.put("outcome", outcome(trace.outcome()));
@@ -63,11 +89,14 @@ final class ReplayCommand implements Callable<Integer> {
       }
       out.println(Json.write(m));
     } else if (r instanceof ReplayResult.Confirmed c) {
-      out.printf(Locale.ROOT, "confirmed: %s replays on %s: %d transitions end in %s as recorded%n", file, source, c.transitions(),
-          outcome(c.outcome()));
+      out.printf(Locale.ROOT, "confirmed: %s replays on %s (%s): %d transitions end in %s as recorded%n", file, source,
+          on.equals("impl") ? "the engine, " + pipeline + " pipeline, simulated device" : "the model", c.transitions(), outcome(c.outcome()));
     } else {
       ReplayResult.Diverged dv = (ReplayResult.Diverged) r;
-      out.printf(Locale.ROOT, "diverged: %s at transition %d: %s%n", file, dv.index(), dv.reason());
+      out.printf(Locale.ROOT, "diverged: %s at transition %d on %s: %s%n", file, dv.index(), on.equals("impl") ? "the engine" : "the model", dv.reason());
+    }
+    if (engineNote != null && !json) {
+      out.print(engineNote);
     }
     out.flush();
     return r instanceof ReplayResult.Confirmed ? 0 : 1;

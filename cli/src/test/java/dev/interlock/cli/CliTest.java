@@ -424,7 +424,7 @@ class CliTest {
     Run r = run("replay", edited.toString());
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
     // Step 8 is the second worker's "lock mem_mtx"; the first worker is elsewhere by then.
-    assertThat(r.out()).startsWith("diverged: " + edited + " at transition 8: ").contains(" is at '").contains("the trace has 'lock mem_mtx'");
+    assertThat(r.out()).startsWith("diverged: " + edited + " at transition 8 on the model: ").contains(" is at '").contains("the trace has 'lock mem_mtx'");
   }
 
   @Test
@@ -435,7 +435,7 @@ class CliTest {
     Files.writeString(edited, editStep(Files.readString(file), 6, l -> l.replaceFirst("^(\\s*6\\s+\\S+\\s+\\S+\\s+)\\S+", "$11023B")));
     Run r = run("replay", edited.toString());
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
-    assertThat(r.out()).startsWith("diverged: " + edited + " at transition 6: ").contains("the trace has used 1023B");
+    assertThat(r.out()).startsWith("diverged: " + edited + " at transition 6 on the model: ").contains("the trace has used 1023B");
   }
 
   @Test

@@ -153,7 +153,7 @@ public final class Engine {
         results.add(new JobResult.Completed(job, w.name(), value));
         return true;
       } catch (StepFailed f) {
-        results.add(new JobResult.Failed(job, w.name(), f.step(), f.violation(), device.memory()));
+        results.add(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory()));
         resources.releaseHeldBy(w.name());
         return !gate.controlled();
       } catch (RunAborted a) {

@@ -2,6 +2,8 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
 import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -86,9 +88,10 @@ public final class Probe {
     } catch (ViolationException e) {
       silent = true;
       Violation v = e.violation();
-      log.recordFailure(thread, text, phase, device.memory(), v);
+      MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
+      log.recordFailure(thread, text, phase, at, v);
       gate.failed(v);
-      throw new StepFailed(text, v, e);
+      throw new StepFailed(text, v, at, e);
     } catch (RunAborted | WorkerInterrupted e) {
       silent = true;
       throw e;

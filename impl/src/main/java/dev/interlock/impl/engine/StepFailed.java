@@ -1,5 +1,6 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.model.state.Violation;
 
 /** Unwinds a job whose step failed; the failure is already recorded. */
@@ -8,11 +9,13 @@ public final class StepFailed extends RuntimeException {
 
   private final String step;
   private final Violation violation;
+  private final MemoryInfo memory;
 
-  StepFailed(String step, Violation violation, Throwable cause) {
+  StepFailed(String step, Violation violation, MemoryInfo memory, Throwable cause) {
     super(step + ": " + violation.kind() + ": " + violation.message(), cause);
     this.step = step;
     this.violation = violation;
+    this.memory = memory;
   }
 
   public String step() {
@@ -21,5 +24,10 @@ public final class StepFailed extends RuntimeException {
 
   public Violation violation() {
     return violation;
+  }
+
+  /** The device when the step failed, before any cleanup. */
+  public MemoryInfo memory() {
+    return memory;
   }
 }

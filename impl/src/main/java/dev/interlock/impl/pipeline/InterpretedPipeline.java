@@ -137,7 +137,13 @@ public final class InterpretedPipeline implements Pipeline {
     public Void kernel(Kernel s) {
       List<DeviceBuffer> uses = s.uses().stream().map(buffers::get).toList();
       KernelRun run = probe.begin(s.text(), () -> device.launch(w.name(), s.name(), uses, () -> spend(s)));
-      probe.end(s.text(), run::await);
+      try {
+        probe.end(s.text(), run::await);
+      } finally {
+        if (probe.silent()) {
+          run.await(); // the run was aborted before the end step: do not leave the kernel running on the device
+        }
+      }
       return null;
     }
 

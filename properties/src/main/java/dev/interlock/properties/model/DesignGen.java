@@ -23,13 +23,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Random designs over a small vocabulary: 1-3 roles of 1-2 threads, 1-2 jobs, bodies of 1-7 steps
- * over two mutexes, one semaphore, two buffer names, a kernel and a cpu interval.
+ * Random designs over a small vocabulary: 1-3 roles of 1-2 threads, 1-2 jobs, bodies of 1-3
+ * nested blocks over two mutexes, one semaphore, two buffer names, a kernel and a cpu interval.
  *
  * <p>Small on purpose: every generated design is exhaustively checkable in milliseconds, and the
  * vocabulary reaches every verdict (OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE,
- * UNLOCK_NOT_HELD, RELEASE_EXCESS). Bodies are biased toward well-bracketed steps (lock before
- * unlock, alloc before free) so that SAFE designs are common too.
+ * UNLOCK_NOT_HELD, RELEASE_EXCESS). Bodies are mostly well-bracketed (lock before unlock, alloc
+ * before free, nested up to two deep) so that runs get far and SAFE designs are common too.
  */
 public final class DesignGen {
   private static final List<String> MUTEXES = List.of("m0", "m1");
@@ -44,7 +44,7 @@ public final class DesignGen {
 
   private static Design design(Source s) {
     long vram = (2 + s.choose(6)) * Sizes.GIB;
-    int permits = s.choose(3);
+    int permits = s.chance(1, 8) ? 0 : 1 + s.choose(2);
     int roles = 1 + s.choose(2);
     List<Role> rs = new ArrayList<>();
     for (int r = 0; r < roles; r++) {
@@ -57,40 +57,69 @@ public final class DesignGen {
 
   private static List<Step> body(Source s) {
     List<Step> body = new ArrayList<>();
-    int n = 1 + s.choose(6);
-    while (body.size() < n) {
-      if (s.chance(1, 2)) {
-        bracket(s, body);
-      } else {
-        body.add(single(s));
-      }
+    int blocks = 1 + s.choose(3);
+    for (int i = 0; i < blocks; i++) {
+      block(s, body, new ArrayList<>(), 0);
     }
     return body;
   }
 
-  /** A well-bracketed pair around a step: lock/unlock, acquire/release or alloc/free. */
-  private static void bracket(Source s, List<Step> body) {
-    Step inner = single(s);
-    switch (s.choose(2)) {
+  /**
+   * Appends one block: mostly well-bracketed regions (lock/unlock, acquire/release, alloc/free)
+   * nesting further blocks, or work (cpu, kernels on the buffers live here, trim, sync); one time
+   * in eight an arbitrary step, which is how misuse (bad frees, stray unlocks) gets in.
+   */
+  private static void block(Source s, List<Step> body, List<String> live, int depth) {
+    if (s.chance(1, 8)) {
+      body.add(single(s));
+      return;
+    }
+    int kind = depth >= 2 ? 3 : s.choose(3);
+    switch (kind) {
       case 0 -> {
         String m = MUTEXES.get(s.choose(1));
         body.add(new Lock(m));
-        body.add(inner);
+        inner(s, body, live, depth);
         body.add(new Unlock(m));
       }
       case 1 -> {
         int k = 1 + s.choose(1);
         body.add(new Acquire("sem", k));
-        body.add(inner);
+        inner(s, body, live, depth);
         body.add(new Release("sem", k));
       }
-      default -> {
-        String b = BUFFERS.get(s.choose(1));
+      case 2 -> {
+        List<String> free = new ArrayList<>(BUFFERS);
+        free.removeAll(live);
+        if (free.isEmpty()) {
+          body.add(new Kernel("k", List.copyOf(live)));
+          return;
+        }
+        String b = free.get(s.choose(free.size() - 1));
         body.add(new Alloc(b, (1 + s.choose(3)) * Sizes.GIB, s.chance(1, 2)));
-        body.add(inner instanceof Kernel ? new Kernel("k", List.of(b)) : inner);
+        List<String> inside = new ArrayList<>(live);
+        inside.add(b);
+        inner(s, body, inside, depth);
         body.add(new Free(b));
       }
+      default -> body.add(work(s, live));
     }
+  }
+
+  private static void inner(Source s, List<Step> body, List<String> live, int depth) {
+    int n = s.choose(2);
+    for (int i = 0; i < n; i++) {
+      block(s, body, live, depth + 1);
+    }
+  }
+
+  private static Step work(Source s, List<String> live) {
+    return switch (s.choose(3)) {
+      case 0 -> new Cpu("c");
+      case 1 -> new Kernel("k", live.isEmpty() || s.chance(1, 3) ? List.of() : List.of(live.get(s.choose(live.size() - 1))));
+      case 2 -> new Trim();
+      default -> new Sync();
+    };
   }
 
   private static Step single(Source s) {

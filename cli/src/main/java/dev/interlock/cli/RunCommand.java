@@ -1,0 +1,76 @@
+package dev.interlock.cli;
+
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.Engine;
+import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.pipeline.InterpretedPipeline;
+import dev.interlock.impl.sync.StepGate;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.design.Sizes;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code interlock run FILE}: runs a design on the reference engine with real threads, freely scheduled. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Run a design on the reference engine (real threads and locks, simulated device): exit 0 when every job completes, 1 when any fails, 2 on bad input.")
+final class RunCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .design file.")
+  Path file;
+
+  @Mixin
+  DesignOptions design = new DesignOptions();
+
+  @Option(names = "--pipeline", paramLabel = "KIND", description = "interpreted (default) or hand-written.")
+  String pipeline = "interpreted";
+
+  @Option(names = "--durations", description = "Let cpu and kernel steps spend their 'for' durations (interpreted pipeline).")
+  boolean durations;
+
+  @Override
+  public Integer call() {
+    Design d = design.load(file);
+    var pipelines = durations && pipeline.equals("interpreted")
+        ? (java.util.function.Function<Role, dev.interlock.impl.engine.Pipeline>) r -> new InterpretedPipeline(r, true)
+        : Pipelines.choose(pipeline, d.name());
+    RunReport r;
+    try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
+      r = new Engine(device, StepGate.FREE).run(d, file.toString(), pipelines);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, simulated device%n", d.name(), file, pipeline);
+    out.printf(Locale.ROOT, "ran       %s%n", CheckCommand.parameters(d));
+    Map<String, int[]> perRole = new LinkedHashMap<>();
+    d.roles().forEach(role -> perRole.put(role.name(), new int[3]));
+    for (JobResult j : r.results()) {
+      int[] c = perRole.get(j.job().role());
+      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : 2]++;
+    }
+    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%n", role, c[0], c[1], c[2]));
+    out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); %s live at shutdown%n", Sizes.format(r.memory().peakUsed()),
+        Sizes.format(d.vram()), r.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
+        r.leftover() == 0 ? "nothing" : r.leftover() + " buffers");
+    r.deadlock().ifPresent(msg -> out.printf(Locale.ROOT, "deadlock  %s%n", msg));
+    out.printf(Locale.ROOT, "events    %d transitions recorded in %.3f s%n", r.events().size(), r.seconds());
+    String failures = Reports.failures(r);
+    if (!failures.isEmpty()) {
+      out.printf(Locale.ROOT, "failures%n%s", failures);
+    }
+    out.flush();
+    return r.failed() == 0 && r.aborted() == 0 ? 0 : 1;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.interlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The commands that run the reference engine: {@code run} and {@code replay --on impl}. */
+class EngineCommandsTest {
+
+  @Test
+  void twoLockCounterexampleReproducesTheOomOnTheEngine() {
+    for (String pipeline : new String[] {"interpreted", "hand-written"}) {
+      CliTest.Run r = CliTest.run("replay", "traces/two-lock.oom.trace", "--on", "impl", "--pipeline", pipeline);
+      assertThat(r.status()).as(r.out() + r.err()).isZero();
+      assertThat(r.out()).startsWith("confirmed: traces/two-lock.oom.trace replays on designs/two-lock.design (the engine, " + pipeline)
+          .contains("9 transitions end in OOM as recorded")
+          .contains("on gpu_worker#1 failed at 'alloc staged 12GiB': OOM")
+          .contains("[device: 12GiB used, 0B cached of 16GiB]");
+    }
+  }
+
+  @Test
+  void singleLockRunsFiftyJobsPerWorkerWithoutFailure() {
+    CliTest.Run r = CliTest.run("run", "designs/single-lock.design", "--jobs", "gpu_worker=50");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("jobs      gpu_worker: 150 completed, 0 failed, 0 aborted")
+        .contains("peak 14GiB used of 16GiB vram (within vram); nothing live at shutdown");
+  }
+
+  @Test
+  void aDeadlockingRunIsReportedAndDoesNotHang() throws Exception {
+    java.nio.file.Path d = java.nio.file.Files.createTempFile("stuck", ".design");
+    java.nio.file.Files.writeString(d, "design stuck\nvram 1GiB\nsemaphore s 0\nrole w x2\n  acquire s\n  release s\n");
+    CliTest.Run r = CliTest.run("run", d.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains("deadlock  no thread can move").contains("w#0 at 'acquire s'").contains("2 failed");
+  }
+
+  @Test
+  void handWrittenPipelineIsOnlyForShippedDesigns() throws Exception {
+    java.nio.file.Path d = java.nio.file.Files.createTempFile("mine", ".design");
+    java.nio.file.Files.writeString(d, "design mine\nvram 1GiB\nrole w\n  cpu x\n");
+    CliTest.Run r = CliTest.run("run", d.toString(), "--pipeline", "hand-written");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("no hand-written pipeline for design mine");
+  }
+}

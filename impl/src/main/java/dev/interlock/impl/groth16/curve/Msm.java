@@ -1,0 +1,137 @@
+package dev.interlock.impl.groth16.curve;
+
+import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+import supranational.blst.P1;
+import supranational.blst.P1_Affine;
+import supranational.blst.P2;
+import supranational.blst.P2_Affine;
+
+/**
+ * Multi-scalar multiplication sum_i s_i * P_i in G1 and G2 (Pippenger, signed digits; see {@link
+ * #windowBits(int)} for the window size), plus a naive reference.
+ *
+ * <p>Scalars are canonical (not Montgomery) elements of F_r, either flat little-endian limbs
+ * ({@code long[4 n]}, scalar i at [4i, 4i+4)) or flat little-endian bytes ({@code byte[32 n]}). The
+ * number of scalars must equal the number of bases. A scalar at or above r is rejected with
+ * IllegalArgumentException rather than reduced. n = 0 gives the identity. For n of at least 64 the
+ * windows are computed in parallel on the common ForkJoinPool; the result is the same group element
+ * whatever the window size and the schedule.
+ */
+public final class Msm {
+  /** Largest window size {@link #msm(G1Bases, long[], int)} accepts. */
+  public static final int MAX_WINDOW_BITS = Pippenger.MAX_WINDOW_BITS;
+
+  private Msm() {}
+
+  /**
+   * The window size used for n scalars: c in [1, 16] minimizing ceil(W(c) / T) * (n + 1.5 * 2^c).
+   * W(c) = floor(255/c) + 1 is the number of signed-digit windows; T the threads working on them
+   * (common pool parallelism plus the caller, at most the CPU count; 1 below 64 scalars); per
+   * window, n mixed additions accumulate the buckets and 1.5 * 2^c is the cost of reducing its
+   * 2^(c-1) buckets (2^c jacobian additions at about 1.5 mixed additions each). On one thread this
+   * gives c = 7 at n = 2^10 and c = 13 at n = 2^16.
+   */
+  public static int windowBits(int n) {
+    return Pippenger.windowBits(n, threadsFor(n));
+  }
+
+  /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian limbs (4 per scalar). */
+  public static G1 msm(G1Bases bases, long[] scalars) {
+    return msm(bases, scalars, windowBits(count(bases.size(), scalars)));
+  }
+
+  /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian bytes (32 per scalar). */
+  public static G1 msm(G1Bases bases, byte[] scalars) {
+    return msm(bases, Scalars.limbsFromBytes(scalars));
+  }
+
+  /** sum_i s_i * P_i in G1 with an explicit window size in [1, 16] (for tests and tuning). */
+  public static G1 msm(G1Bases bases, long[] scalars, int windowBits) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G1 MSM");
+    P1 r =
+        Pippenger.msm(
+            Pippenger.G1_OPS,
+            bases.affine(),
+            bases.negated(),
+            scalars,
+            n,
+            windowBits,
+            n >= Pippenger.PARALLEL_THRESHOLD);
+    return G1.wrap(r);
+  }
+
+  /** sum_i s_i * P_i in G2, scalars as flat canonical little-endian limbs (4 per scalar). */
+  public static G2 msm(G2Bases bases, long[] scalars) {
+    return msm(bases, scalars, windowBits(count(bases.size(), scalars)));
+  }
+
+  /** sum_i s_i * P_i in G2, scalars as flat canonical little-endian bytes (32 per scalar). */
+  public static G2 msm(G2Bases bases, byte[] scalars) {
+    return msm(bases, Scalars.limbsFromBytes(scalars));
+  }
+
+  /** sum_i s_i * P_i in G2 with an explicit window size in [1, 16] (for tests and tuning). */
+  public static G2 msm(G2Bases bases, long[] scalars, int windowBits) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G2 MSM");
+    P2 r =
+        Pippenger.msm(
+            Pippenger.G2_OPS,
+            bases.affine(),
+            bases.negated(),
+            scalars,
+            n,
+            windowBits,
+            n >= Pippenger.PARALLEL_THRESHOLD);
+    return G2.wrap(r);
+  }
+
+  /** Reference G1 MSM: the sum of n separate scalar multiplications (slow; for tests). */
+  public static G1 naive(G1Bases bases, long[] scalars) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G1 naive MSM");
+    P1 acc = new P1();
+    P1_Affine[] a = bases.affine();
+    for (int i = 0; i < n; i++) {
+      acc.add(a[i].to_jacobian().mult(Scalars.fromLimbs(scalars, i)));
+    }
+    return G1.wrap(acc);
+  }
+
+  /** Reference G2 MSM: the sum of n separate scalar multiplications (slow; for tests). */
+  public static G2 naive(G2Bases bases, long[] scalars) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G2 naive MSM");
+    P2 acc = new P2();
+    P2_Affine[] a = bases.affine();
+    for (int i = 0; i < n; i++) {
+      acc.add(a[i].to_jacobian().mult(Scalars.fromLimbs(scalars, i)));
+    }
+    return G2.wrap(acc);
+  }
+
+  private static int count(int bases, long[] scalars) {
+    Objects.requireNonNull(scalars, "scalars");
+    if (scalars.length != Scalars.LIMBS * bases) {
+      throw new IllegalArgumentException(
+          "MSM: "
+              + bases
+              + " bases need "
+              + Scalars.LIMBS * bases
+              + " scalar limbs (4 per scalar), got "
+              + scalars.length);
+    }
+    return bases;
+  }
+
+  private static int threadsFor(int n) {
+    if (n < Pippenger.PARALLEL_THRESHOLD) {
+      return 1;
+    }
+    // a parallel stream runs on the common pool's workers plus the calling thread
+    int threads = ForkJoinPool.getCommonPoolParallelism() + 1;
+    return Math.max(1, Math.min(threads, Runtime.getRuntime().availableProcessors()));
+  }
+}

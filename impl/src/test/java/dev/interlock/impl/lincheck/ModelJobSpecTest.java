@@ -1,0 +1,125 @@
+package dev.interlock.impl.lincheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.SharedEngine;
+import dev.interlock.impl.pipeline.InterpretedPipeline;
+import dev.interlock.model.TestDesigns;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.DeviceMemory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sequential specification agrees with {@link SharedEngine} on one thread, job after job, also
+ * when jobs fail: the same verdict at the same step, and the same device afterwards (what the
+ * failed job held is released, its async buffers into the pool's cache). The Lincheck tests rely
+ * on this; with the shipped designs no job fails when run alone, so it is checked here.
+ */
+class ModelJobSpecTest {
+
+  private static final class Spec extends ModelJobSpec {
+    Spec(Design d) {
+      super(d);
+    }
+  }
+
+  /** Runs {@code jobs} jobs of role w on the engine and the spec; returns the engine's answers. */
+  private static String[] agree(String designText, int jobs) {
+    Design d = TestDesigns.parse(designText);
+    SharedEngine engine = new SharedEngine(d, new SimulatedDevice(d.vram()), InterpretedPipeline::new);
+    Spec spec = new Spec(d);
+    String[] answers = new String[jobs];
+    for (int i = 0; i < jobs; i++) {
+      answers[i] = engine.runJob("w");
+      assertThat(spec.runJob("w")).as("job %d", i).isEqualTo(answers[i]);
+      MemoryInfo m = engine.device().memory();
+      DeviceMemory expected = spec.memory();
+      assertThat(new DeviceMemory(m.capacity(), m.live(), m.cached())).as("device after job %d", i).isEqualTo(expected);
+    }
+    return answers;
+  }
+
+  @Test
+  void anOutOfMemoryReleasesTheJobsBuffersAsyncOnesIntoTheCache() {
+    String[] r = agree("""
+        design oom
+        vram 16GiB
+        role w
+          alloc a 4GiB async
+          alloc big 14GiB
+          free big
+          free a
+        """, 3);
+    assertThat(r).containsOnly("OOM at alloc big 14GiB");
+  }
+
+  @Test
+  void aJobEndingWithALiveBufferIsALeakAndTheBufferIsFreed() {
+    String[] r = agree("""
+        design leak
+        vram 16GiB
+        role w
+          alloc a 12GiB
+        """, 3);
+    assertThat(r).containsOnly("LEAK at " + SharedEngine.END_OF_JOB);
+  }
+
+  @Test
+  void lockingAHeldMutexIsADeadlockAndTheMutexIsReleased() {
+    String[] r = agree("""
+        design relock
+        vram 16GiB
+        mutex m
+        role w
+          lock m
+          alloc a 1GiB
+          lock m
+          free a
+          unlock m
+        """, 3);
+    assertThat(r).containsOnly("DEADLOCK at lock m");
+  }
+
+  @Test
+  void misuseVerdictsMatch() {
+    assertThat(agree("""
+        design unlock
+        vram 16GiB
+        mutex m
+        role w
+          unlock m
+        """, 2)).containsOnly("UNLOCK_NOT_HELD at unlock m");
+    assertThat(agree("""
+        design excess
+        vram 16GiB
+        semaphore s 4
+        role w
+          acquire s 2
+          release s 3
+        """, 2)).containsOnly("RELEASE_EXCESS at release s 3");
+    assertThat(agree("""
+        design uaf
+        vram 16GiB
+        role w
+          alloc a 1GiB
+          free a
+          kernel k uses a
+        """, 2)).containsOnly("USE_AFTER_FREE at kernel k uses a");
+  }
+
+  @Test
+  void theShippedDesignsRunAloneNeverFail() {
+    for (String name : new String[] {"two-lock", "single-lock", "reservation", "single-lock-late-release"}) {
+      Design d = TestDesigns.shipped(name);
+      Spec spec = new Spec(d);
+      for (int i = 0; i < 5; i++) {
+        assertThat(spec.runJob("gpu_worker")).as(name).isEqualTo("ok");
+      }
+      assertThat(spec.memory().live()).isZero();
+      assertThat(Sizes.format(spec.memory().vram())).isEqualTo("16GiB");
+    }
+  }
+}
