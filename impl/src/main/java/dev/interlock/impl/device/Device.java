@@ -1,5 +1,6 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.groth16.curve.G1Bases;
 import java.util.List;
 
 /**
@@ -35,6 +36,41 @@ public interface Device extends AutoCloseable {
    * @throws BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
    */
   KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work);
+
+  /** Bytes a buffer needs per scalar-field element (4 limbs of 64 bits). */
+  long SCALAR_BYTES = 32;
+
+  /** Bytes a buffer needs per affine G1 base (x and y, 48 bytes each). */
+  long G1_AFFINE_BYTES = 96;
+
+  /**
+   * Copies scalar-field elements (a Montgomery-form Fr vector, 4 limbs each) from the host into
+   * {@code dst} at element offset {@code at}: cudaMemcpy host to device.
+   *
+   * @throws IllegalArgumentException when they do not fit in the buffer
+   */
+  void writeScalars(DeviceBuffer dst, int at, long[] src);
+
+  /** Copies {@code count} scalars from element offset {@code at} of {@code src} to the host. */
+  long[] readScalars(DeviceBuffer src, int at, int count);
+
+  /** Copies G1 bases (affine points) from the host into {@code dst}. */
+  void writeBases(DeviceBuffer dst, G1Bases bases);
+
+  /**
+   * Launches an in-place NTT over the {@code 2^logN} scalars at element offset {@code at} of {@code data}.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when the buffer is not live
+   */
+  KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind);
+
+  /**
+   * Launches a G1 MSM: the sum over i of the scalars at element offsets {@code at + i} of
+   * {@code scalars} (Montgomery form) times the bases in {@code bases}, for every base.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
+   */
+  MsmRun msm(String owner, DeviceBuffer bases, DeviceBuffer scalars, int at);
 
   /** cudaDeviceSynchronize: returns once no kernel of any thread is running. */
   void synchronize() throws InterruptedException;

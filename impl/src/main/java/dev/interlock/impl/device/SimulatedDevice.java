@@ -2,14 +2,21 @@ package dev.interlock.impl.device;
 
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G1Bases;
+import dev.interlock.impl.groth16.curve.Msm;
+import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.impl.groth16.field.Ntt;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A device simulated in memory: one heap of a configured capacity, one memory pool, kernels that
- * run their work on the launching thread.
+ * run their work on the launching thread; NTT and MSM kernels compute on the CPU over what the host
+ * copied into their buffers.
  *
  * <p>All accounting happens under the device's monitor, so each call sees and leaves a consistent
  * state, as the driver's calls do. Kernel work runs at launch, outside the monitor; the launching
@@ -19,6 +26,8 @@ import java.util.Map;
 public final class SimulatedDevice implements Device {
   private final long capacity;
   private final Map<Long, DeviceBuffer> live = new LinkedHashMap<>();
+  /** What the host copied into each buffer: a limb array of scalars, or G1 bases. */
+  private final Map<Long, Object> contents = new HashMap<>();
   private long liveBytes;
   private long cachedBytes;
   private long peakUsed;
@@ -58,6 +67,7 @@ public final class SimulatedDevice implements Device {
     if (buffer == null || live.remove(buffer.id()) == null) {
       throw new BufferNotLiveException(ViolationKind.BAD_FREE, "free of a buffer that is not live: " + buffer);
     }
+    contents.remove(buffer.id());
     liveBytes -= buffer.bytes();
     if (buffer.async()) {
       cachedBytes += buffer.bytes();
@@ -144,7 +154,118 @@ public final class SimulatedDevice implements Device {
   }
 
   @Override
+  public synchronized void writeScalars(DeviceBuffer dst, int at, long[] src) {
+    long[] limbs = scalarsOf(dst, "write to");
+    int count = src.length / Fr.LIMBS;
+    requireFits(dst, at, count);
+    System.arraycopy(src, 0, limbs, at * Fr.LIMBS, count * Fr.LIMBS);
+  }
+
+  @Override
+  public synchronized long[] readScalars(DeviceBuffer src, int at, int count) {
+    long[] limbs = scalarsOf(src, "read from");
+    requireFits(src, at, count);
+    long[] out = new long[count * Fr.LIMBS];
+    System.arraycopy(limbs, at * Fr.LIMBS, out, 0, out.length);
+    return out;
+  }
+
+  @Override
+  public synchronized void writeBases(DeviceBuffer dst, G1Bases bases) {
+    requireLive(dst, "write to");
+    if ((long) bases.size() * G1_AFFINE_BYTES > dst.bytes()) {
+      throw new IllegalArgumentException(bases.size() + " G1 bases need " + bases.size() * G1_AFFINE_BYTES
+          + " bytes, buffer " + dst.name() + " has " + dst.bytes());
+    }
+    contents.put(dst.id(), bases);
+  }
+
+  @Override
+  public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
+    return launch(owner, "ntt", List.of(data), () -> {
+      int n = 1 << logN;
+      long[] v = readScalars(data, at, n);
+      switch (kind) {
+        case FORWARD -> Ntt.forward(v, logN);
+        case INVERSE -> Ntt.inverse(v, logN);
+        case COSET_FORWARD -> Ntt.cosetForward(v, logN);
+        default -> Ntt.cosetInverse(v, logN);
+      }
+      writeScalars(data, at, v);
+    });
+  }
+
+  @Override
+  public MsmRun msm(String owner, DeviceBuffer bases, DeviceBuffer scalars, int at) {
+    G1[] result = new G1[1];
+    KernelRun run = launch(owner, "msm", List.of(bases, scalars), () -> {
+      G1Bases b;
+      synchronized (this) {
+        Object o = contents.get(bases.id());
+        if (!(o instanceof G1Bases)) {
+          throw new IllegalStateException("buffer " + bases.name() + " holds no G1 bases");
+        }
+        b = (G1Bases) o;
+      }
+      long[] mont = readScalars(scalars, at, b.size());
+      long[] canonical = new long[mont.length];
+      for (int i = 0; i < b.size(); i++) {
+        Fr.toCanonicalLimbs(mont, i, canonical, i * Fr.LIMBS);
+      }
+      result[0] = Msm.msm(b, canonical);
+    });
+    return new MsmRun() {
+      @Override
+      public String name() {
+        return run.name();
+      }
+
+      @Override
+      public void await() {
+        run.await();
+      }
+
+      @Override
+      public G1 result() {
+        run.await();
+        return result[0];
+      }
+    };
+  }
+
+  private void requireLive(DeviceBuffer b, String what) {
+    if (b == null || !live.containsKey(b.id())) {
+      throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
+    }
+  }
+
+  private static void requireFits(DeviceBuffer b, int at, int count) {
+    if (at < 0 || count < 0 || (long) (at + count) * SCALAR_BYTES > b.bytes()) {
+      throw new IllegalArgumentException("scalars " + at + ".." + (at + count) + " do not fit in buffer " + b.name() + " of "
+          + b.bytes() + " bytes");
+    }
+  }
+
+  /** The buffer's scalar contents, made on first use (zeros, like fresh device memory in practice). */
+  private long[] scalarsOf(DeviceBuffer b, String what) {
+    requireLive(b, what);
+    Object o = contents.get(b.id());
+    if (o instanceof long[] limbs) {
+      return limbs;
+    }
+    long elements = b.bytes() / SCALAR_BYTES;
+    if (elements * Fr.LIMBS > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("the simulated device holds at most " + ((Integer.MAX_VALUE - 8L) / Fr.LIMBS)
+          + " scalars per buffer; " + b.name() + " would hold " + elements);
+    }
+    long[] limbs = new long[(int) elements * Fr.LIMBS];
+    contents.put(b.id(), limbs);
+    return limbs;
+  }
+
+  @Override
   public synchronized void reset() {
+    contents.clear();
     live.clear();
     liveBytes = 0;
     cachedBytes = 0;

@@ -38,11 +38,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class InterpretedPipeline implements Pipeline {
   private final Role role;
   private final boolean honorDurations;
+  private final Workload workload;
   private final Map<String, Map<String, DeviceBuffer>> handles = new ConcurrentHashMap<>();
 
-  public InterpretedPipeline(Role role, boolean honorDurations) {
+  public InterpretedPipeline(Role role, boolean honorDurations, Workload workload) {
     this.role = role;
     this.honorDurations = honorDurations;
+    this.workload = workload;
+  }
+
+  public InterpretedPipeline(Role role, boolean honorDurations) {
+    this(role, honorDurations, Workload.NONE);
   }
 
   public InterpretedPipeline(Role role) {
@@ -54,11 +60,12 @@ public final class InterpretedPipeline implements Pipeline {
     Map<String, DeviceBuffer> buffers = handles.computeIfAbsent(w.name(), k -> new HashMap<>());
     List<DeviceBuffer> live = w.device().liveBuffers(w.name());
     buffers.values().removeIf(b -> !live.contains(b));
-    Executor x = new Executor(w, buffers);
+    Workload.JobState state = workload.start(job);
+    Executor x = new Executor(w, buffers, state);
     for (Step s : role.body()) {
       s.accept(x);
     }
-    return null;
+    return state.result();
   }
 
   /** One job's execution of the steps on one worker. */
@@ -68,8 +75,10 @@ public final class InterpretedPipeline implements Pipeline {
     private final Resources res;
     private final Device device;
     private final Map<String, DeviceBuffer> buffers;
+    private final Workload.JobState state;
 
-    Executor(Worker w, Map<String, DeviceBuffer> buffers) {
+    Executor(Worker w, Map<String, DeviceBuffer> buffers, Workload.JobState state) {
+      this.state = state;
       this.w = w;
       this.probe = w.probe();
       this.res = w.resources();
@@ -107,7 +116,7 @@ public final class InterpretedPipeline implements Pipeline {
         if (buffers.containsKey(s.buffer())) {
           throw new LeakException(w.name() + " " + s.text() + ": " + s.buffer() + " is still live, its earlier allocation leaks");
         }
-        buffers.put(s.buffer(), device.allocate(w.name(), s.buffer(), s.bytes(), s.async()));
+        buffers.put(s.buffer(), device.allocate(w.name(), s.buffer(), workload.bytes(s.buffer(), s.bytes()), s.async()));
       });
       return null;
     }
@@ -136,7 +145,12 @@ public final class InterpretedPipeline implements Pipeline {
     @Override
     public Void kernel(Kernel s) {
       List<DeviceBuffer> uses = s.uses().stream().map(buffers::get).toList();
-      KernelRun run = probe.begin(s.text(), () -> device.launch(w.name(), s.name(), uses, () -> spend(s)));
+      KernelRun run = probe.begin(s.text(), () -> {
+        if (workload == Workload.NONE) {
+          return device.launch(w.name(), s.name(), uses, () -> spend(s));
+        }
+        return workload.kernel(s.name(), w.name(), device, uses, buffers, state);
+      });
       try {
         probe.end(s.text(), run::await);
       } finally {
@@ -149,7 +163,10 @@ public final class InterpretedPipeline implements Pipeline {
 
     @Override
     public Void cpu(Cpu s) {
-      probe.interval(s.text(), () -> spend(s));
+      probe.interval(s.text(), () -> {
+        spend(s);
+        workload.cpu(s.name(), state);
+      });
       return null;
     }
 
