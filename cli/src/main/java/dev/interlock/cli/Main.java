@@ -7,14 +7,14 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code interlock} command. */
 @Command(name = "interlock", mixinStandardHelpOptions = true, version = "interlock 0.1.0",
     description = "Check GPU lock designs against a model of threads, locks and device-global VRAM.",
-    subcommands = {CheckCommand.class, ReplayCommand.class, RunCommand.class, BenchCommand.class})
+    subcommands = {CheckCommand.class, ReplayCommand.class, RunCommand.class, ProveCommand.class, BenchCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: check, replay, run or bench");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing command: check, replay, run, prove or bench");
   }
 
   /** Runs the CLI and returns its exit status; used by tests as well as {@link #main}. */

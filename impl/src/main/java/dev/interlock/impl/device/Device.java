@@ -54,8 +54,8 @@ public interface Device extends AutoCloseable {
   /** Copies {@code count} scalars from element offset {@code at} of {@code src} to the host. */
   long[] readScalars(DeviceBuffer src, int at, int count);
 
-  /** Copies G1 bases (affine points) from the host into {@code dst}. */
-  void writeBases(DeviceBuffer dst, G1Bases bases);
+  /** Copies G1 bases (affine points) from the host into {@code dst} at byte offset {@code at}. */
+  void writeBases(DeviceBuffer dst, long at, G1Bases bases);
 
   /**
    * Launches an in-place NTT over the {@code 2^logN} scalars at element offset {@code at} of {@code data}.
@@ -65,12 +65,12 @@ public interface Device extends AutoCloseable {
   KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind);
 
   /**
-   * Launches a G1 MSM: the sum over i of the scalars at element offsets {@code at + i} of
-   * {@code scalars} (Montgomery form) times the bases in {@code bases}, for every base.
+   * Launches a G1 MSM: for each base i written at byte offset {@code basesAt} of {@code bases}, the
+   * scalar at element offset {@code scalarsAt + i} of {@code scalars} (Montgomery form) times it, summed.
    *
    * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
    */
-  MsmRun msm(String owner, DeviceBuffer bases, DeviceBuffer scalars, int at);
+  MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
 
   /** cudaDeviceSynchronize: returns once no kernel of any thread is running. */
   void synchronize() throws InterruptedException;

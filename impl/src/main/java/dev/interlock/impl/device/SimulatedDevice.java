@@ -15,19 +15,22 @@ import java.util.Map;
 
 /**
  * A device simulated in memory: one heap of a configured capacity, one memory pool, kernels that
- * run their work on the launching thread; NTT and MSM kernels compute on the CPU over what the host
- * copied into their buffers.
+ * run their work on the launching thread when it waits for them (launch returns at once, as an
+ * asynchronous CUDA launch does); NTT and MSM kernels compute on the CPU over what the host copied
+ * into their buffers.
  *
  * <p>All accounting happens under the device's monitor, so each call sees and leaves a consistent
- * state, as the driver's calls do. Kernel work runs at launch, outside the monitor; the launching
- * thread counts as inside the kernel until it awaits the run, which is what {@link #synchronize()}
- * waits for.
+ * state, as the driver's calls do. Kernel work runs in {@link KernelRun#await()}, outside the
+ * monitor; the kernel counts as running from launch until that returns, which is what
+ * {@link #synchronize()} waits for.
  */
 public final class SimulatedDevice implements Device {
   private final long capacity;
   private final Map<Long, DeviceBuffer> live = new LinkedHashMap<>();
-  /** What the host copied into each buffer: a limb array of scalars, or G1 bases. */
-  private final Map<Long, Object> contents = new HashMap<>();
+  /** Scalars the host copied into each buffer, as one limb array per buffer. */
+  private final Map<Long, long[]> scalars = new HashMap<>();
+  /** G1 bases the host copied into each buffer, by byte offset. */
+  private final Map<Long, Map<Long, G1Bases>> bases = new HashMap<>();
   private long liveBytes;
   private long cachedBytes;
   private long peakUsed;
@@ -67,7 +70,8 @@ public final class SimulatedDevice implements Device {
     if (buffer == null || live.remove(buffer.id()) == null) {
       throw new BufferNotLiveException(ViolationKind.BAD_FREE, "free of a buffer that is not live: " + buffer);
     }
-    contents.remove(buffer.id());
+    scalars.remove(buffer.id());
+    bases.remove(buffer.id());
     liveBytes -= buffer.bytes();
     if (buffer.async()) {
       cachedBytes += buffer.bytes();
@@ -90,12 +94,6 @@ public final class SimulatedDevice implements Device {
       }
       runningKernels++;
     }
-    try {
-      work.run();
-    } catch (RuntimeException | Error e) {
-      complete();
-      throw e;
-    }
     return new KernelRun() {
       private boolean done;
 
@@ -104,10 +102,16 @@ public final class SimulatedDevice implements Device {
         return name;
       }
 
+      /** Runs the work, as a stream would between launch and synchronization, then completes the kernel. */
       @Override
       public void await() {
-        if (!done) {
-          done = true;
+        if (done) {
+          return;
+        }
+        done = true;
+        try {
+          work.run();
+        } finally {
           complete();
         }
       }
@@ -171,13 +175,13 @@ public final class SimulatedDevice implements Device {
   }
 
   @Override
-  public synchronized void writeBases(DeviceBuffer dst, G1Bases bases) {
+  public synchronized void writeBases(DeviceBuffer dst, long at, G1Bases points) {
     requireLive(dst, "write to");
-    if ((long) bases.size() * G1_AFFINE_BYTES > dst.bytes()) {
-      throw new IllegalArgumentException(bases.size() + " G1 bases need " + bases.size() * G1_AFFINE_BYTES
+    if (at < 0 || at + (long) points.size() * G1_AFFINE_BYTES > dst.bytes()) {
+      throw new IllegalArgumentException(points.size() + " G1 bases at byte " + at + " need " + (at + points.size() * G1_AFFINE_BYTES)
           + " bytes, buffer " + dst.name() + " has " + dst.bytes());
     }
-    contents.put(dst.id(), bases);
+    bases.computeIfAbsent(dst.id(), k -> new HashMap<>()).put(at, points);
   }
 
   @Override
@@ -196,18 +200,17 @@ public final class SimulatedDevice implements Device {
   }
 
   @Override
-  public MsmRun msm(String owner, DeviceBuffer bases, DeviceBuffer scalars, int at) {
+  public MsmRun msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
     G1[] result = new G1[1];
-    KernelRun run = launch(owner, "msm", List.of(bases, scalars), () -> {
+    KernelRun run = launch(owner, "msm", List.of(basesBuffer, scalarsBuffer), () -> {
       G1Bases b;
       synchronized (this) {
-        Object o = contents.get(bases.id());
-        if (!(o instanceof G1Bases)) {
-          throw new IllegalStateException("buffer " + bases.name() + " holds no G1 bases");
+        b = bases.getOrDefault(basesBuffer.id(), Map.of()).get(basesAt);
+        if (b == null) {
+          throw new IllegalStateException("buffer " + basesBuffer.name() + " holds no G1 bases at byte " + basesAt);
         }
-        b = (G1Bases) o;
       }
-      long[] mont = readScalars(scalars, at, b.size());
+      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
       long[] canonical = new long[mont.length];
       for (int i = 0; i < b.size(); i++) {
         Fr.toCanonicalLimbs(mont, i, canonical, i * Fr.LIMBS);
@@ -249,9 +252,9 @@ public final class SimulatedDevice implements Device {
   /** The buffer's scalar contents, made on first use (zeros, like fresh device memory in practice). */
   private long[] scalarsOf(DeviceBuffer b, String what) {
     requireLive(b, what);
-    Object o = contents.get(b.id());
-    if (o instanceof long[] limbs) {
-      return limbs;
+    long[] existing = scalars.get(b.id());
+    if (existing != null) {
+      return existing;
     }
     long elements = b.bytes() / SCALAR_BYTES;
     if (elements * Fr.LIMBS > Integer.MAX_VALUE - 8) {
@@ -259,13 +262,14 @@ public final class SimulatedDevice implements Device {
           + " scalars per buffer; " + b.name() + " would hold " + elements);
     }
     long[] limbs = new long[(int) elements * Fr.LIMBS];
-    contents.put(b.id(), limbs);
+    scalars.put(b.id(), limbs);
     return limbs;
   }
 
   @Override
   public synchronized void reset() {
-    contents.clear();
+    scalars.clear();
+    bases.clear();
     live.clear();
     liveBytes = 0;
     cachedBytes = 0;

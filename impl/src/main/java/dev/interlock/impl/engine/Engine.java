@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -60,7 +61,15 @@ public final class Engine {
 
   /** Starts the design's worker threads; {@link Run#await()} waits for them and reports. */
   public Run start(Design design, String source, Function<Role, Pipeline> pipelines) {
-    return new Run(design, source, pipelines);
+    return new Run(design, source, pipelines, Map.of());
+  }
+
+  /**
+   * Starts a run whose roles in {@code payloads} get one job per payload (a proof request's
+   * partitions) instead of {@code threads x jobs}; their workers take jobs until the queue is empty.
+   */
+  public Run start(Design design, String source, Function<Role, Pipeline> pipelines, Map<String, List<?>> payloads) {
+    return new Run(design, source, pipelines, payloads);
   }
 
   /** A started run. */
@@ -78,22 +87,30 @@ public final class Engine {
     private final Thread watchdogThread;
     private volatile String deadlock;
 
-    private Run(Design design, String source, Function<Role, Pipeline> pipelines) {
+    private Run(Design design, String source, Function<Role, Pipeline> pipelines, Map<String, List<?>> payloads) {
       this.design = design;
       this.source = source;
       resources = new Resources(design, device, gate, waits);
       int nextJob = 0;
       for (Role role : design.roles()) {
         Queue<Job> queue = new ConcurrentLinkedQueue<>();
-        for (int j = 0; j < role.threads() * role.jobs(); j++) {
-          queue.add(new Job(nextJob++, role.name(), null));
+        List<?> given = payloads.get(role.name());
+        int quota = given == null ? role.jobs() : Integer.MAX_VALUE;
+        if (given == null) {
+          for (int j = 0; j < role.threads() * role.jobs(); j++) {
+            queue.add(new Job(nextJob++, role.name(), null));
+          }
+        } else {
+          for (Object payload : given) {
+            queue.add(new Job(nextJob++, role.name(), payload));
+          }
         }
         Pipeline pipeline = pipelines.apply(role);
         for (int i = 0; i < role.threads(); i++) {
           String name = role.name() + "#" + i;
           Probe probe = new Probe(name, gate, log, device, waits);
           Worker worker = new Worker(name, role.name(), i, probe, resources);
-          Thread t = new Thread(() -> work(worker, pipeline, queue, role.jobs()), name);
+          Thread t = new Thread(() -> work(worker, pipeline, queue, quota), name);
           t.setDaemon(true);
           threads.add(t);
           probes.add(probe);
@@ -125,7 +142,7 @@ public final class Engine {
           if (job == null) {
             break;
           }
-          w.probe().rearm();
+          w.probe().rearm(job.id());
           if (!runOne(w, pipeline, job)) {
             abortRest(w, queue, quota - k - 1, "an earlier job of " + w.name() + " ended the run");
             break;
@@ -176,9 +193,10 @@ public final class Engine {
     private void abortRest(Worker w, Queue<Job> queue, int remaining, String why) {
       for (int i = 0; i < remaining; i++) {
         Job j = queue.poll();
-        if (j != null) {
-          results.add(new JobResult.Aborted(j, w.name(), why));
+        if (j == null) {
+          break;
         }
+        results.add(new JobResult.Aborted(j, w.name(), why));
       }
     }
 

@@ -6,10 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One transition as the engine took it: thread, step text, phase, device bytes after it, and the
- * violation when it failed.
+ * One transition as the engine took it: thread, job, step text, phase, device bytes after it, when
+ * (nanoseconds on the run's clock), and the violation when it failed.
  */
-public record Event(long seq, String thread, String step, Optional<Phase> phase, long used, long cached, Optional<Violation> failure) {
+public record Event(long seq, String thread, int job, String step, Optional<Phase> phase, long used, long cached, long nanos,
+    Optional<Violation> failure) {
   public Event {
     Objects.requireNonNull(thread, "thread");
     Objects.requireNonNull(step, "step");

@@ -21,17 +21,20 @@ import java.util.Optional;
  */
 public final class EventLog {
   private final List<Event> events = new ArrayList<>();
+  private final long start = System.nanoTime();
   private Violation firstViolation;
   private int stepsAtViolation;
 
   /** Records a transition that succeeded. */
-  public synchronized void record(String thread, String step, Optional<Phase> phase, MemoryInfo after) {
-    events.add(new Event(events.size() + 1, thread, step, phase, after.used(), after.cached(), Optional.empty()));
+  public synchronized void record(String thread, int job, String step, Optional<Phase> phase, MemoryInfo after) {
+    events.add(new Event(events.size() + 1, thread, job, step, phase, after.used(), after.cached(), System.nanoTime() - start,
+        Optional.empty()));
   }
 
   /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */
-  public synchronized void recordFailure(String thread, String step, Optional<Phase> phase, MemoryInfo at, Violation v) {
-    events.add(new Event(events.size() + 1, thread, step, phase, at.used(), at.cached(), Optional.of(v)));
+  public synchronized void recordFailure(String thread, int job, String step, Optional<Phase> phase, MemoryInfo at, Violation v) {
+    events.add(new Event(events.size() + 1, thread, job, step, phase, at.used(), at.cached(), System.nanoTime() - start,
+        Optional.of(v)));
     noteViolation(v);
   }
 

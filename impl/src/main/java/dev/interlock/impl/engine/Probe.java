@@ -29,6 +29,7 @@ public final class Probe {
   private final WaitRegistry waits;
   private volatile String position = "not started";
   private boolean silent;
+  private int job = -1;
 
   Probe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits) {
     this.thread = thread;
@@ -89,14 +90,14 @@ public final class Probe {
       silent = true;
       Violation v = e.violation();
       MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
-      log.recordFailure(thread, text, phase, at, v);
+      log.recordFailure(thread, job, text, phase, at, v);
       gate.failed(v);
       throw new StepFailed(text, v, at, e);
     } catch (RunAborted | WorkerInterrupted e) {
       silent = true;
       throw e;
     }
-    log.record(thread, text, phase, device.memory());
+    log.record(thread, job, text, phase, device.memory());
     waits.progressed();
     position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + text + "'";
     return result;
@@ -118,8 +119,9 @@ public final class Probe {
   }
 
   /** Back to recording, for the thread's next job. */
-  void rearm() {
+  void rearm(int nextJob) {
     silent = false;
+    job = nextJob;
   }
 
   StepGate gate() {

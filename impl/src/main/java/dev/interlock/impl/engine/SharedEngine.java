@@ -55,7 +55,7 @@ public final class SharedEngine {
   public JobResult run(String role) {
     Worker w = workerFor(role);
     Job job = new Job(nextJobId(), role, null);
-    w.probe().rearm();
+    w.probe().rearm(job.id());
     try {
       Object value = pipelines.get(role).runJob(w, job);
       List<DeviceBuffer> leaked = device.liveBuffers(w.name());

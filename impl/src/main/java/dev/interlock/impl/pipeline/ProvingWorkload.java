@@ -1,0 +1,287 @@
+package dev.interlock.impl.pipeline;
+
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.device.NttKind;
+import dev.interlock.impl.engine.Job;
+import dev.interlock.impl.groth16.Circuit;
+import dev.interlock.impl.groth16.MsmResults;
+import dev.interlock.impl.groth16.NttBackend;
+import dev.interlock.impl.groth16.PartitionSizes;
+import dev.interlock.impl.groth16.Proof;
+import dev.interlock.impl.groth16.Prover;
+import dev.interlock.impl.groth16.ProvingKey;
+import dev.interlock.impl.groth16.Synthesized;
+import dev.interlock.impl.groth16.Witness;
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G2;
+import dev.interlock.impl.groth16.field.Fr;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Groth16 partition proofs as the work behind a design's steps, in cuzk's stages.
+ *
+ * <p>Bindings: {@code cpu synthesize} computes the a, b, c evaluations; buffer {@code staged} is
+ * sized for a, b, c, the witness scalars and the four G1 queries, {@code scratch} for H (see
+ * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
+ * {@code kernel ntt_h} runs the NTTs on the device; {@code kernel msm} the four G1 MSMs;
+ * {@code kernel ntt_msm} all three; {@code cpu b_g2_msm} the G2 MSM on the host; {@code cpu
+ * epilogue} draws the randomizers and assembles the proof, which is the job's result.
+ *
+ * <p>Staged layout: scalars a at 0, b at N, c at 2N, the witness at 3N (elements of 32 bytes),
+ * then from byte (3N + m)·32 the a, b_g1, l and h queries (96 bytes a point).
+ */
+public final class ProvingWorkload implements Workload {
+  /** One partition of a proof request: its index and witness. */
+  public record Partition(int index, Witness witness) {
+    public Partition {
+      Objects.requireNonNull(witness, "witness");
+    }
+  }
+
+  private final Circuit circuit;
+  private final ProvingKey pk;
+  private final PartitionSizes sizes;
+  private final long seed;
+  private final int n;
+  private final int m;
+  private final Map<String, List<Double>> stageMillis = new ConcurrentHashMap<>();
+
+  /** A workload proving partitions of {@code circuit} with {@code pk}; {@code seed} seeds the randomizers r, s. */
+  public ProvingWorkload(Circuit circuit, ProvingKey pk, long seed) {
+    if (!pk.params().equals(circuit.params())) {
+      throw new IllegalArgumentException("proving key is for " + pk.params() + ", circuit is " + circuit.params());
+    }
+    this.circuit = circuit;
+    this.pk = pk;
+    this.sizes = PartitionSizes.of(circuit);
+    this.seed = seed;
+    this.n = circuit.size();
+    this.m = circuit.numVariables();
+  }
+
+  /**
+   * Wall milliseconds of each stage run so far (synthesize, stage, ntt_h, msm, b_g2_msm, epilogue),
+   * one entry per partition: the stages inside a combined kernel such as ntt_msm are timed apart.
+   */
+  public Map<String, List<Double>> stageMillis() {
+    Map<String, List<Double>> copy = new LinkedHashMap<>();
+    for (String stage : List.of("synthesize", "stage", "ntt_h", "msm", "b_g2_msm", "epilogue")) {
+      List<Double> l = stageMillis.get(stage);
+      if (l != null) {
+        synchronized (l) {
+          copy.put(stage, List.copyOf(l));
+        }
+      }
+    }
+    return copy;
+  }
+
+  private void timed(String stage, Runnable r) {
+    long t = System.nanoTime();
+    r.run();
+    List<Double> l = stageMillis.computeIfAbsent(stage, k -> new ArrayList<>());
+    synchronized (l) {
+      l.add((System.nanoTime() - t) / 1e6);
+    }
+  }
+
+  /** Bytes of the staged buffer: a, b, c, witness and the G1 queries. */
+  public long stagedBytes() {
+    return sizes.totalBytes() - sizes.hScratchBytes();
+  }
+
+  /** Bytes of the scratch buffer: H. */
+  public long scratchBytes() {
+    return sizes.hScratchBytes();
+  }
+
+  /** A job's progress through the stages. */
+  private final class State implements JobState {
+    final Partition partition;
+    final SplittableRandom rng;
+    Synthesized synthesized;
+    boolean staged;
+    long[] h;
+    MsmResults msm;
+    G2 bG2;
+    Proof proof;
+
+    State(Partition partition) {
+      this.partition = partition;
+      this.rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + partition.index());
+    }
+
+    @Override
+    public Object result() {
+      return proof;
+    }
+  }
+
+  @Override
+  public JobState start(Job job) {
+    if (!(job.payload() instanceof Partition p)) {
+      throw new IllegalArgumentException("job " + job.id() + " carries no partition: " + job.payload());
+    }
+    return new State(p);
+  }
+
+  @Override
+  public long bytes(String buffer, long designBytes) {
+    return switch (buffer) {
+      case "staged" -> stagedBytes();
+      case "scratch" -> scratchBytes();
+      default -> designBytes;
+    };
+  }
+
+  @Override
+  public void cpu(String name, JobState js) {
+    State s = (State) js;
+    switch (name) {
+      case "synthesize" -> timed(name, () -> s.synthesized = Prover.synthesize(circuit, s.partition.witness()));
+      case "b_g2_msm" -> timed(name, () -> s.bG2 = Prover.bG2Msm(pk, s.partition.witness()));
+      case "epilogue" -> {
+        require(s.msm != null, "epilogue before msm");
+        if (s.bG2 == null) {
+          timed("b_g2_msm", () -> s.bG2 = Prover.bG2Msm(pk, s.partition.witness()));
+        }
+        timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, s.bG2, s.rng));
+      }
+      default -> {
+        // other CPU intervals of a design carry no proving work
+      }
+    }
+  }
+
+  @Override
+  public KernelRun kernel(String name, String owner, Device device, List<DeviceBuffer> uses, Map<String, DeviceBuffer> buffers,
+      JobState js) {
+    State s = (State) js;
+    return device.launch(owner, name, uses, () -> {
+      switch (name) {
+        case "stage", "h2d" -> stage(device, buffers, s);
+        case "ntt_h" -> nttH(device, owner, buffers, s);
+        case "msm" -> msm(device, owner, buffers, s);
+        case "ntt_msm" -> {
+          nttH(device, owner, buffers, s);
+          msm(device, owner, buffers, s);
+        }
+        default -> {
+          // other kernels of a design carry no proving work
+        }
+      }
+    });
+  }
+
+  private static void require(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("proving stages out of order: " + what);
+    }
+  }
+
+  private static DeviceBuffer buffer(Map<String, DeviceBuffer> buffers, String name) {
+    DeviceBuffer b = buffers.get(name);
+    require(b != null, "buffer " + name + " is not allocated");
+    return b;
+  }
+
+  /** Copies a, b, c, the witness and the G1 queries into the staged buffer. */
+  private void stage(Device device, Map<String, DeviceBuffer> buffers, State s) {
+    if (s.staged) {
+      return;
+    }
+    timed("stage", () -> upload(device, buffers, s));
+  }
+
+  private void upload(Device device, Map<String, DeviceBuffer> buffers, State s) {
+    require(s.synthesized != null, "stage before synthesize");
+    DeviceBuffer staged = buffer(buffers, "staged");
+    device.writeScalars(staged, 0, s.synthesized.a());
+    device.writeScalars(staged, n, s.synthesized.b());
+    device.writeScalars(staged, 2 * n, s.synthesized.c());
+    long[] w = Fr.newVector(m);
+    for (int i = 0; i < m; i++) {
+      s.partition.witness().get(i).writeTo(w, i);
+    }
+    device.writeScalars(staged, 3 * n, w);
+    device.writeBases(staged, aOffset(), pk.aQuery());
+    device.writeBases(staged, bOffset(), pk.bG1Query());
+    device.writeBases(staged, lOffset(), pk.lQuery());
+    device.writeBases(staged, hOffset(), pk.hQuery());
+    s.staged = true;
+  }
+
+  private long aOffset() {
+    return (3L * n + m) * Device.SCALAR_BYTES;
+  }
+
+  private long bOffset() {
+    return aOffset() + sizes.aBasesBytes();
+  }
+
+  private long lOffset() {
+    return bOffset() + sizes.bG1BasesBytes();
+  }
+
+  private long hOffset() {
+    return lOffset() + sizes.lBasesBytes();
+  }
+
+  /** ntt_h: H from a, b, c, with every transform a device kernel over the vector's staged region. */
+  private void nttH(Device device, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    stage(device, buffers, s);
+    DeviceBuffer staged = buffer(buffers, "staged");
+    long[] a = s.synthesized.a();
+    long[] b = s.synthesized.b();
+    int logN = circuit.logN();
+    NttBackend onDevice = new NttBackend() {
+      private void run(long[] v, NttKind kind) {
+        int at = v == a ? 0 : v == b ? n : 2 * n;
+        device.writeScalars(staged, at, v);
+        device.ntt(owner, staged, at, logN, kind).await();
+        System.arraycopy(device.readScalars(staged, at, n), 0, v, 0, v.length);
+      }
+
+      @Override
+      public void inverse(long[] v, int log) {
+        run(v, NttKind.INVERSE);
+      }
+
+      @Override
+      public void cosetForward(long[] v, int log) {
+        run(v, NttKind.COSET_FORWARD);
+      }
+
+      @Override
+      public void cosetInverse(long[] v, int log) {
+        run(v, NttKind.COSET_INVERSE);
+      }
+    };
+    timed("ntt_h", () -> {
+      s.h = Prover.computeH(s.synthesized, onDevice);
+      device.writeScalars(buffer(buffers, "scratch"), 0, s.h);
+    });
+  }
+
+  /** msm: the four G1 MSMs as device kernels over the staged queries, the staged witness and H in scratch. */
+  private void msm(Device device, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    require(s.h != null, "msm before ntt_h");
+    DeviceBuffer staged = buffer(buffers, "staged");
+    DeviceBuffer scratch = buffer(buffers, "scratch");
+    timed("msm", () -> {
+      G1 a = device.msm(owner, staged, aOffset(), staged, 3 * n).result();
+      G1 bG1 = device.msm(owner, staged, bOffset(), staged, 3 * n).result();
+      G1 l = device.msm(owner, staged, lOffset(), staged, 3 * n + circuit.publicInputs() + 1).result();
+      G1 h = device.msm(owner, staged, hOffset(), scratch, 0).result();
+      s.msm = new MsmResults(a, bG1, l, h);
+    });
+  }
+}
