@@ -105,7 +105,7 @@ final class ProveCommand implements Callable<Integer> {
     SplittableRandom rng = new SplittableRandom(s);
     List<ProvingWorkload.Partition> parts = new ArrayList<>();
     for (int i = 0; i < partitions; i++) {
-      parts.add(new ProvingWorkload.Partition(i, circuit.witness(rng.split())));
+      parts.add(ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
     ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), s);
     out.printf(Locale.ROOT, "request   %d partitions, seed %d (rerun: --seed %d); design %s, %s%n", partitions, s, s, d.name(),
@@ -135,7 +135,7 @@ final class ProveCommand implements Callable<Integer> {
       if (j instanceof JobResult.Completed c && c.value() instanceof Proof p) {
         produced++;
         ProvingWorkload.Partition part = (ProvingWorkload.Partition) j.job().payload();
-        if (Verifier.verify(entry.keys().vk(), p, part.witness().publicInputs())) {
+        if (Verifier.verify(entry.keys().vk(), p, part.publicInputs())) {
           verified++;
         } else {
           problems.add("partition " + part.index() + ": proof does not verify");

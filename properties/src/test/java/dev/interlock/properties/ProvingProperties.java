@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * verification fail.
  */
 class ProvingProperties {
-  private static final int TRIES = Integer.getInteger("interlock.proving.tries", 25);
-  private static final int MAX_LOG_N = Integer.getInteger("interlock.proving.maxLogN", 10);
+  private static final int TRIES = Integer.getInteger("interlock.proving.tries", 20);
+  private static final int MAX_LOG_N = Integer.getInteger("interlock.proving.maxLogN", 12);
   private static final Map<Integer, Keys> KEYS = new ConcurrentHashMap<>();
 
   /** A proof request: circuit size, partitions, design, workers, witness seed; and what the engine produced. */
@@ -58,7 +58,7 @@ class ProvingProperties {
     SplittableRandom rng = new SplittableRandom(r.seed());
     List<ProvingWorkload.Partition> parts = new ArrayList<>();
     for (int i = 0; i < r.partitions(); i++) {
-      parts.add(new ProvingWorkload.Partition(i, circuit.witness(rng.split())));
+      parts.add(ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
     ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), r.seed());
     Design d = Shipped.design(r.design()).withThreads("gpu_worker", r.workers());
@@ -82,7 +82,7 @@ class ProvingProperties {
       for (JobResult j : o.report().results()) {
         Proof p = (Proof) ((JobResult.Completed) j).value();
         ProvingWorkload.Partition part = (ProvingWorkload.Partition) j.job().payload();
-        List<FrElement> inputs = part.witness().publicInputs();
+        List<FrElement> inputs = part.publicInputs();
         assertThat(Verifier.verify(o.keys().vk(), p, inputs)).as("partition %d verifies", part.index()).isTrue();
         assertThat(Verifier.verify(o.keys().vk(), new Proof(p.a().add(G1.generator()), p.b(), p.c()), inputs)).isFalse();
         assertThat(Verifier.verify(o.keys().vk(), new Proof(p.a(), p.b().add(G2.generator()), p.c()), inputs)).isFalse();

@@ -17,12 +17,17 @@ import dev.interlock.impl.groth16.Witness;
 import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.groth16.curve.G2;
 import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.impl.groth16.field.FrElement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.random.RandomGenerator;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,17 +37,35 @@ import java.util.concurrent.ConcurrentHashMap;
  * sized for a, b, c, the witness scalars and the four G1 queries, {@code scratch} for H (see
  * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
  * {@code kernel ntt_h} runs the NTTs on the device; {@code kernel msm} the four G1 MSMs;
- * {@code kernel ntt_msm} all three; {@code cpu b_g2_msm} the G2 MSM on the host; {@code cpu
+ * {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
+ * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it; {@code cpu
  * epilogue} draws the randomizers and assembles the proof, which is the job's result.
  *
  * <p>Staged layout: scalars a at 0, b at N, c at 2N, the witness at 3N (elements of 32 bytes),
  * then from byte (3N + m)·32 the a, b_g1, l and h queries (96 bytes a point).
  */
 public final class ProvingWorkload implements Workload {
-  /** One partition of a proof request: its index and witness. */
-  public record Partition(int index, Witness witness) {
+  /**
+   * One partition of a proof request: its index, public inputs and private seeds; synthesis
+   * computes the rest of the witness from them.
+   */
+  public record Partition(int index, List<FrElement> publicInputs, List<FrElement> privateSeeds) {
     public Partition {
-      Objects.requireNonNull(witness, "witness");
+      publicInputs = List.copyOf(publicInputs);
+      privateSeeds = List.copyOf(privateSeeds);
+    }
+
+    /** A partition with random inputs and seeds for {@code circuit}. */
+    public static Partition random(int index, Circuit circuit, RandomGenerator rng) {
+      List<FrElement> inputs = new ArrayList<>();
+      for (int i = 0; i < circuit.publicInputs(); i++) {
+        inputs.add(FrElement.random(rng));
+      }
+      List<FrElement> seeds = new ArrayList<>();
+      for (int i = 0; i < Circuit.PRIVATE_SEEDS; i++) {
+        seeds.add(FrElement.random(rng));
+      }
+      return new Partition(index, inputs, seeds);
     }
   }
 
@@ -87,11 +110,38 @@ public final class ProvingWorkload implements Workload {
   private void timed(String stage, Runnable r) {
     long t = System.nanoTime();
     r.run();
+    record(stage, t);
+  }
+
+  private void record(String stage, long startNanos) {
     List<Double> l = stageMillis.computeIfAbsent(stage, k -> new ArrayList<>());
     synchronized (l) {
-      l.add((System.nanoTime() - t) / 1e6);
+      l.add((System.nanoTime() - startNanos) / 1e6);
     }
   }
+
+  /**
+   * The G2 MSM of a job, started on its own thread when synthesis ends (as cuzk starts b_g2_msm
+   * before taking the GPU lock) and joined where the design places {@code cpu b_g2_msm}.
+   */
+  private static G2 join(State s) {
+    require(s.bG2Task != null, "b_g2_msm before synthesize");
+    try {
+      return s.bG2Task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for b_g2_msm", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("b_g2_msm failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** Daemon threads for the G2 MSMs, one per job in flight. */
+  private static final ExecutorService B_G2_THREADS = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "b_g2_msm");
+    t.setDaemon(true);
+    return t;
+  });
 
   /** Bytes of the staged buffer: a, b, c, witness and the G1 queries. */
   public long stagedBytes() {
@@ -107,6 +157,8 @@ public final class ProvingWorkload implements Workload {
   private final class State implements JobState {
     final Partition partition;
     final SplittableRandom rng;
+    Witness witness;
+    Future<G2> bG2Task;
     Synthesized synthesized;
     boolean staged;
     long[] h;
@@ -146,12 +198,22 @@ public final class ProvingWorkload implements Workload {
   public void cpu(String name, JobState js) {
     State s = (State) js;
     switch (name) {
-      case "synthesize" -> timed(name, () -> s.synthesized = Prover.synthesize(circuit, s.partition.witness()));
-      case "b_g2_msm" -> timed(name, () -> s.bG2 = Prover.bG2Msm(pk, s.partition.witness()));
+      case "synthesize" -> timed(name, () -> {
+        s.witness = circuit.witness(s.partition.publicInputs(), s.partition.privateSeeds());
+        s.synthesized = Prover.synthesize(circuit, s.witness);
+        Witness w = s.witness;
+        s.bG2Task = B_G2_THREADS.submit(() -> {
+          long t = System.nanoTime();
+          G2 r = Prover.bG2Msm(pk, w);
+          record("b_g2_msm", t);
+          return r;
+        });
+      });
+      case "b_g2_msm" -> s.bG2 = join(s);
       case "epilogue" -> {
         require(s.msm != null, "epilogue before msm");
         if (s.bG2 == null) {
-          timed("b_g2_msm", () -> s.bG2 = Prover.bG2Msm(pk, s.partition.witness()));
+          s.bG2 = join(s);
         }
         timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, s.bG2, s.rng));
       }
@@ -209,7 +271,7 @@ public final class ProvingWorkload implements Workload {
     device.writeScalars(staged, 2 * n, s.synthesized.c());
     long[] w = Fr.newVector(m);
     for (int i = 0; i < m; i++) {
-      s.partition.witness().get(i).writeTo(w, i);
+      s.witness.get(i).writeTo(w, i);
     }
     device.writeScalars(staged, 3 * n, w);
     device.writeBases(staged, aOffset(), pk.aQuery());

@@ -1,0 +1,83 @@
+package dev.interlock.impl.device;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G1Bases;
+import dev.interlock.impl.groth16.curve.Msm;
+import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.impl.groth16.field.Ntt;
+import dev.interlock.model.state.ViolationKind;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The simulated device's NTT and MSM kernels compute what the CPU code computes, on what the host copied in. */
+class SimulatedDeviceKernelsTest {
+  private static final long SEED = Long.getLong("interlock.seed", 17);
+  private final SimulatedDevice device = new SimulatedDevice(1L << 30);
+
+  @Test
+  void everyNttKindMatchesTheCpuTransformAtAnOffset() {
+    System.out.println("[interlock] SimulatedDeviceKernelsTest seed=" + SEED);
+    SplittableRandom rng = new SplittableRandom(SEED);
+    int logN = 6;
+    int n = 1 << logN;
+    DeviceBuffer buf = device.allocate("w#0", "data", (3L * n) * Device.SCALAR_BYTES, false);
+    for (NttKind kind : NttKind.values()) {
+      long[] v = Fr.newVector(n);
+      for (int i = 0; i < n; i++) {
+        Fr.random(rng, v, i);
+      }
+      long[] expected = v.clone();
+      switch (kind) {
+        case FORWARD -> Ntt.forward(expected, logN);
+        case INVERSE -> Ntt.inverse(expected, logN);
+        case COSET_FORWARD -> Ntt.cosetForward(expected, logN);
+        default -> Ntt.cosetInverse(expected, logN);
+      }
+      device.writeScalars(buf, n, v);
+      KernelRun run = device.ntt("w#0", buf, n, logN, kind);
+      assertThat(device.trySynchronize()).isFalse();
+      run.await();
+      assertThat(device.readScalars(buf, n, n)).as(kind.name()).isEqualTo(expected);
+      assertThat(device.readScalars(buf, 0, n)).as("elements before the offset untouched").isEqualTo(new long[4 * n]);
+    }
+  }
+
+  @Test
+  void msmKernelMatchesTheCpuMsmOverMontgomeryScalars() {
+    SplittableRandom rng = new SplittableRandom(SEED + 1);
+    int count = 37;
+    List<G1> points = new ArrayList<>();
+    long[] mont = Fr.newVector(count);
+    long[] canonical = new long[4 * count];
+    for (int i = 0; i < count; i++) {
+      points.add(G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE))));
+      Fr.random(rng, mont, i);
+      Fr.toCanonicalLimbs(mont, i, canonical, 4 * i);
+    }
+    G1Bases bases = G1Bases.of(points);
+    DeviceBuffer b = device.allocate("w#0", "bases", 1000L + count * Device.G1_AFFINE_BYTES, false);
+    DeviceBuffer s = device.allocate("w#0", "scalars", (5L + count) * Device.SCALAR_BYTES, false);
+    device.writeBases(b, 1000, bases);
+    device.writeScalars(s, 5, mont);
+    assertThat(device.msm("w#0", b, 1000, s, 5).result()).isEqualTo(Msm.msm(bases, canonical));
+  }
+
+  @Test
+  void copiesAndKernelsCheckBoundsAndLiveness() {
+    DeviceBuffer small = device.allocate("w#0", "small", 2 * Device.SCALAR_BYTES, false);
+    assertThatThrownBy(() -> device.writeScalars(small, 1, Fr.newVector(2))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("do not fit");
+    device.free(small);
+    assertThatThrownBy(() -> device.ntt("w#0", small, 0, 1, NttKind.FORWARD)).isInstanceOf(BufferNotLiveException.class)
+        .satisfies(e -> assertThat(((BufferNotLiveException) e).kind()).isEqualTo(ViolationKind.USE_AFTER_FREE));
+    assertThatThrownBy(() -> device.readScalars(small, 0, 1)).isInstanceOf(BufferNotLiveException.class);
+    assertThat(Arrays.stream(new long[] {device.memory().live()})).containsExactly(0L);
+  }
+}
