@@ -50,6 +50,10 @@ public final class SimulatedDevice implements Device {
       throw new IllegalArgumentException("allocation of " + name + " needs a positive size, got " + bytes);
     }
     if (liveBytes + bytes > capacity) {
+      // the failed call still moves the pool as the driver does: a plain one has released the cache,
+      // an async one has grown the pool by all the free heap
+      cachedBytes = async ? capacity - liveBytes : 0;
+      peakUsed = Math.max(peakUsed, liveBytes + cachedBytes);
       throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes), bytes, capacity - liveBytes, snapshot());
     }
     if (async) {

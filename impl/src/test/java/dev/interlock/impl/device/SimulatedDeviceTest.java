@@ -67,14 +67,14 @@ class SimulatedDeviceTest {
         () -> device.allocate("w#1", "staged", 12 * GIB, false));
     assertThat(e.requested()).isEqualTo(12 * GIB);
     assertThat(e.free()).as("capacity minus live: cached bytes count as free").isEqualTo(4 * GIB);
-    assertThat(e.memory()).isEqualTo(new MemoryInfo(16 * GIB, 12 * GIB, 2 * GIB, 14 * GIB));
-    assertThat(e.memory().free()).as("what cudaMemGetInfo calls free").isEqualTo(2 * GIB);
+    assertThat(e.memory()).as("after the failed call").isEqualTo(new MemoryInfo(16 * GIB, 12 * GIB, 0, 14 * GIB));
+    assertThat(e.memory().free()).as("what cudaMemGetInfo calls free").isEqualTo(4 * GIB);
     assertThat(e.kind()).isEqualTo(ViolationKind.OOM);
     assertThat(e.violation().kind()).isEqualTo(ViolationKind.OOM);
     assertThat(e.getMessage()).isEqualTo("w#1 alloc staged 12GiB: out of device memory: requested 12GiB, 4GiB free of 16GiB "
-        + "(12GiB live, 2GiB cached)");
-    // the failed call changed nothing
-    assertMemory(12 * GIB, 2 * GIB);
+        + "(12GiB live, 0B cached)");
+    // as on the H200: the failed plain call released the pool's cache, and allocated nothing
+    assertMemory(12 * GIB, 0);
     assertThat(device.liveBuffers("w#1")).isEmpty();
   }
 
@@ -353,6 +353,7 @@ class SimulatedDeviceTest {
             assertThat(e).as("%s: the model says OOM for %s", where, Sizes.format(bytes)).isNotNull();
             assertThat(e.requested()).isEqualTo(bytes);
             assertThat(e.free()).as(where).isEqualTo(vram - before.live());
+            model = model.afterFailedAlloc(bytes, async);
           } else {
             if (async && model.cached() > 0) {
               reuses++;

@@ -135,6 +135,7 @@ public class SimulatedDeviceLincheckTest {
       long bytes = gib * Sizes.GIB;
       var after = memory.alloc(bytes, async);
       if (after.isEmpty()) {
+        memory = memory.afterFailedAlloc(bytes, async);
         return "OOM";
       }
       memory = after.get();

@@ -10,7 +10,8 @@ import java.util.Optional;
  * <p>As measured on an H200: an allocation fails exactly when live bytes plus the request exceed
  * vram; an async alloc reuses cached bytes and grows the pool for the rest; a plain alloc that does
  * not fit beside the cache makes the driver release the whole cache first; an async free moves the
- * bytes into the cache; trim empties it.
+ * bytes into the cache; trim empties it. A failed allocation still changes the cache
+ * ({@link #afterFailedAlloc}).
  */
 public record DeviceMemory(long vram, long live, long cached) {
   public DeviceMemory {
@@ -36,6 +37,18 @@ public record DeviceMemory(long vram, long live, long cached) {
     }
     long c = async ? Math.max(0, cached - bytes) : live + cached + bytes > vram ? 0 : cached;
     return Optional.of(new DeviceMemory(vram, live + bytes, c));
+  }
+
+  /**
+   * The device after an allocation of {@code bytes} failed (when {@link #alloc} is empty), as
+   * measured on an H200 (driver 580): a failed plain cudaMalloc has still released the pool's
+   * cache; a failed cudaMallocAsync has grown the pool by all the free heap, which stays cached.
+   */
+  public DeviceMemory afterFailedAlloc(long bytes, boolean async) {
+    if (live + bytes <= vram) {
+      throw new IllegalArgumentException(bytes + " bytes fit beside " + live + " live bytes: the allocation does not fail");
+    }
+    return new DeviceMemory(vram, live, async ? vram - live : 0);
   }
 
   /** The device after freeing a live buffer of {@code bytes}. */

@@ -222,7 +222,8 @@ public final class Model {
    *
    * @return {@link #MOVED} with the next state in {@code out}, {@link #BLOCKED}, {@link #FINISHED},
    *     or a violation code (see {@link #violation(int)}); for a violation {@code out} holds the
-   *     state the device is left in (unchanged for a failed call, post-step for a leak at job end)
+   *     state the device is left in (after the failed call for OOM, which still moves the pool's
+   *     cache; unchanged for other failed calls; post-step for a leak at job end)
    */
   public int step(long[] s, int t, long[] out) {
     RoleLayout l = layout(t);
@@ -273,6 +274,9 @@ public final class Model {
         }
         Optional<DeviceMemory> after = memory(s).alloc(l.amount[pc], l.async[pc]);
         if (after.isEmpty()) {
+          DeviceMemory failed = memory(s).afterFailedAlloc(l.amount[pc], l.async[pc]);
+          out[LIVE] = failed.live();
+          out[CACHE] = failed.cached();
           return code(ViolationKind.OOM);
         }
         out[LIVE] = after.get().live();

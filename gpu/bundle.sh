@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds gpu-bundle/ (git-ignored): a jlink'ed Java 17 runtime, the jars of the GPU tests and
+# run-gpu-tests.sh, so the GPU tests run on a machine that has a GPU but no JDK or Maven.
+#   gpu/bundle.sh                       # here, with a JDK 17 and Maven
+#   bash gpu-bundle/run-gpu-tests.sh    # there (the device tool: carry ["gpu-bundle"])
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dest="$root/gpu-bundle"
+cd "$root"
+mvn -q -B -Dstyle.color=never -DskipTests install -pl gpu -am
+mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu -Dmdep.includeScope=test -Dmdep.outputFile="$dest.cp"
+console=org.junit.platform:junit-platform-console-standalone:1.14.3
+mvn -q -B -Dstyle.color=never dependency:get -Dartifact=$console >/dev/null
+rm -rf "$dest/lib" && mkdir -p "$dest/lib"
+tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
+  case "$jar" in
+    *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
+      tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;
+    *) cp "$jar" "$dest/lib/" ;;
+  esac
+done
+rm -f "$dest.cp"
+cp gpu/target/interlock-gpu-*.jar "$dest/lib/"
+cp ~/.m2/repository/org/junit/platform/junit-platform-console-standalone/1.14.3/junit-platform-console-standalone-1.14.3.jar "$dest/lib/"
+if [ ! -x "$dest/jre/bin/java" ]; then
+  "${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/jlink" --add-modules java.base,jdk.unsupported,jdk.zipfs,java.logging,java.management,java.xml \
+    --strip-debug --no-header-files --no-man-pages --compress=2 --output "$dest/jre"
+fi
+cat > "$dest/run-gpu-tests.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the *GpuIT tests from the repository root (they read designs/ and traces/). Reports go to $OUT when set.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+reports="${OUT:-$here}/gpu-test-reports"
+"$here/jre/bin/java" -jar "$here/lib/junit-platform-console-standalone-1.14.3.jar" execute \
+  --class-path "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" \
+  --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname '.*(GpuIT|Test)$' \
+  --details tree --reports-dir "$reports" "$@"
+RUN
+chmod +x "$dest/run-gpu-tests.sh"
+du -sh "$dest" "$dest/lib" "$dest/jre"

@@ -1,0 +1,70 @@
+package dev.interlock.gpu.cuda;
+
+import com.sun.jna.Library;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.PointerByReference;
+import jcuda.driver.CUmemPool_attribute;
+
+/** The memory-pool calls JCuda 12.6.0 does not bind, through JNA on the same libcuda.so.1. */
+final class CuPool {
+  /** The driver functions used, as JNA maps them. */
+  interface Cu extends Library {
+    int cuDeviceGetDefaultMemPool(PointerByReference pool, int dev);
+
+    int cuMemPoolSetAttribute(Pointer pool, int attr, Pointer value);
+
+    int cuMemPoolGetAttribute(Pointer pool, int attr, Pointer value);
+
+    int cuMemPoolTrimTo(Pointer pool, long keep);
+  }
+
+  private final Cu cu;
+  private final Pointer pool;
+
+  private CuPool(Cu cu, Pointer pool) {
+    this.cu = cu;
+    this.pool = pool;
+  }
+
+  /** The default pool of device {@code ordinal}, with its release threshold set to the maximum (cuzk's setting). */
+  static CuPool defaultPool(int ordinal) {
+    Cu cu = Native.load("libcuda.so.1", Cu.class);
+    PointerByReference ref = new PointerByReference();
+    check(cu.cuDeviceGetDefaultMemPool(ref, ordinal), "cuDeviceGetDefaultMemPool");
+    CuPool p = new CuPool(cu, ref.getValue());
+    Memory v = new Memory(8);
+    v.setLong(0, -1L);
+    check(cu.cuMemPoolSetAttribute(p.pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v), "cuMemPoolSetAttribute");
+    return p;
+  }
+
+  /** Bytes the pool holds from the device (reserved). */
+  long reserved() {
+    return attribute(CUmemPool_attribute.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);
+  }
+
+  /** Bytes of the pool in live allocations. */
+  long used() {
+    return attribute(CUmemPool_attribute.CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
+  }
+
+  /** cudaMemPoolTrimTo(0). */
+  void trim() {
+    check(cu.cuMemPoolTrimTo(pool, 0), "cuMemPoolTrimTo");
+  }
+
+  private long attribute(int attr) {
+    Memory m = new Memory(8);
+    m.setLong(0, 0);
+    check(cu.cuMemPoolGetAttribute(pool, attr, m), "cuMemPoolGetAttribute");
+    return m.getLong(0);
+  }
+
+  static void check(int rc, String call) {
+    if (rc != 0) {
+      throw new CudaException(call, rc);
+    }
+  }
+}

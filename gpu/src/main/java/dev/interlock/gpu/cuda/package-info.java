@@ -1,0 +1,14 @@
+/**
+ * The engine's {@link dev.interlock.impl.device.Device} on a real CUDA GPU, through JCuda's driver
+ * API: cuMemAlloc/cuMemFree for plain buffers, the device's default memory pool
+ * (cuMemAllocAsync/cuMemFreeAsync on each worker's own stream, release threshold at its maximum as
+ * cuzk sets it, cuMemPoolTrimTo) for async ones, cuCtxSynchronize for {@code sync}, and a real
+ * kernel per design kernel. One context is shared by all threads, as in cuzk.
+ *
+ * <p>Conventions: the driver decides every out-of-memory (CUDA_ERROR_OUT_OF_MEMORY becomes
+ * {@link dev.interlock.impl.device.OutOfDeviceMemoryException}); a VRAM budget makes a large card
+ * behave like a smaller one by allocating a ballast once at start, never by a counter of ours.
+ * The calls JCuda 12.6.0 lacks (cuDeviceGetDefaultMemPool, cuMemPoolSetAttribute/GetAttribute) go
+ * through JNA on JCuda's context.
+ */
+package dev.interlock.gpu.cuda;
