@@ -4,7 +4,6 @@ import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.KernelRun;
 import dev.interlock.impl.engine.Job;
-import dev.interlock.impl.engine.Pipeline;
 import dev.interlock.impl.engine.Probe;
 import dev.interlock.impl.engine.Resources;
 import dev.interlock.impl.engine.Worker;
@@ -14,7 +13,7 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /** Implements designs/reservation.design: vram_units reserved before staging, the h2d upload outside compute_mtx. */
-public final class ReservationPipeline implements Pipeline {
+public final class ReservationPipeline extends HandWrittenPipeline<ReservationPipeline.Shared> {
   /** Staged bytes in designs/reservation.design. */
   public static final long DEFAULT_STAGED = 12 * Sizes.GIB;
   /** Scratch bytes in designs/reservation.design. */
@@ -22,36 +21,19 @@ public final class ReservationPipeline implements Pipeline {
   /** vram_units taken per partition in designs/reservation.design (one per GiB of staged + scratch). */
   public static final int DEFAULT_UNITS = 14;
 
-  private static final String COMPUTE_MTX = "compute_mtx";
   private static final String VRAM_UNITS = "vram_units";
-  private static final String SYNTHESIZE = "cpu synthesize";
-  private static final String LOCK_COMPUTE = "lock " + COMPUTE_MTX;
-  private static final String UNLOCK_COMPUTE = "unlock " + COMPUTE_MTX;
   private static final String H2D = "kernel h2d uses staged";
-  private static final String NTT_MSM = "kernel ntt_msm uses staged scratch";
-  private static final String FREE_SCRATCH = "free scratch";
-  private static final String FREE_STAGED = "free staged";
-  private static final String B_G2_MSM = "cpu b_g2_msm";
-  private static final String EPILOGUE = "cpu epilogue";
 
-  private final long stagedBytes;
-  private final long scratchBytes;
   private final int units;
-  private final String allocStaged;
-  private final String allocScratch;
   private final String acquireUnits;
   private final String releaseUnits;
 
-  /** The run's lock and semaphore, looked up once per engine run (the engine makes a pipeline per run). */
-  private volatile Shared shared;
-
-  private static final class Shared {
-    final Resources resources;
+  /** The run's compute_mtx and vram_units. */
+  static final class Shared {
     final Lock computeMtx;
     final PermitSemaphore vramUnits;
 
     Shared(Resources resources) {
-      this.resources = resources;
       this.computeMtx = resources.mutex(COMPUTE_MTX);
       this.vramUnits = resources.semaphore(VRAM_UNITS);
     }
@@ -63,30 +45,18 @@ public final class ReservationPipeline implements Pipeline {
   }
 
   public ReservationPipeline(long stagedBytes, long scratchBytes, int units) {
-    this.stagedBytes = HandWrittenPipelines.positive("staged", stagedBytes);
-    this.scratchBytes = HandWrittenPipelines.positive("scratch", scratchBytes);
+    super(stagedBytes, scratchBytes, Shared::new);
     this.units = (int) HandWrittenPipelines.positive("units", units);
-    this.allocStaged = "alloc staged " + Sizes.format(stagedBytes);
-    this.allocScratch = "alloc scratch " + Sizes.format(scratchBytes);
     // as the design language writes them: the count is left out when it is 1
     this.acquireUnits = "acquire " + VRAM_UNITS + (units == 1 ? "" : " " + units);
     this.releaseUnits = "release " + VRAM_UNITS + (units == 1 ? "" : " " + units);
-  }
-
-  private Shared shared(Worker w) {
-    Shared s = shared;
-    if (s == null || s.resources != w.resources()) {
-      s = new Shared(w.resources());
-      shared = s;
-    }
-    return s;
   }
 
   @Override
   public Object runJob(Worker w, Job job) {
     Probe probe = w.probe();
     Device device = w.device();
-    Shared s = shared(w);
+    Shared s = locks(w);
     Lock computeMtx = s.computeMtx;
     PermitSemaphore vramUnits = s.vramUnits;
 
@@ -138,23 +108,7 @@ public final class ReservationPipeline implements Pipeline {
     return null;
   }
 
-  private void synthesize() {
-    // witness synthesis would run here; the simulated workload has none
-  }
-
   private void upload() {
     // the host-to-device copy of the staged inputs would run here
-  }
-
-  private void nttMsm() {
-    // the NTT and MSM kernels would run here
-  }
-
-  private void bG2Msm() {
-    // the CPU MSM over G2 would run here
-  }
-
-  private void epilogue() {
-    // proof assembly would run here
   }
 }

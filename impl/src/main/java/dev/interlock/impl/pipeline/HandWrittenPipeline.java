@@ -1,0 +1,66 @@
+package dev.interlock.impl.pipeline;
+
+import dev.interlock.impl.engine.Pipeline;
+import dev.interlock.impl.engine.Resources;
+import dev.interlock.impl.engine.Worker;
+import dev.interlock.model.design.Sizes;
+import java.util.function.Function;
+
+/** What the hand-written pipelines share: step texts, sizes, the per-run lookup of their locks, and the empty work. */
+abstract class HandWrittenPipeline<L> implements Pipeline {
+  static final String COMPUTE_MTX = "compute_mtx";
+  static final String SYNTHESIZE = "cpu synthesize";
+  static final String LOCK_COMPUTE = "lock " + COMPUTE_MTX;
+  static final String UNLOCK_COMPUTE = "unlock " + COMPUTE_MTX;
+  static final String NTT_MSM = "kernel ntt_msm uses staged scratch";
+  static final String FREE_SCRATCH = "free scratch";
+  static final String FREE_STAGED = "free staged";
+  static final String B_G2_MSM = "cpu b_g2_msm";
+  static final String EPILOGUE = "cpu epilogue";
+
+  final long stagedBytes;
+  final long scratchBytes;
+  final String allocStaged;
+  final String allocScratch;
+
+  private final Function<Resources, L> lookUp;
+
+  /** The run's locks, looked up once per engine run (the engine makes a pipeline per run). */
+  private volatile PerRun<L> perRun;
+
+  private record PerRun<L>(Resources resources, L locks) {}
+
+  HandWrittenPipeline(long stagedBytes, long scratchBytes, Function<Resources, L> lookUp) {
+    this.stagedBytes = HandWrittenPipelines.positive("staged", stagedBytes);
+    this.scratchBytes = HandWrittenPipelines.positive("scratch", scratchBytes);
+    this.allocStaged = "alloc staged " + Sizes.format(stagedBytes);
+    this.allocScratch = "alloc scratch " + Sizes.format(scratchBytes);
+    this.lookUp = lookUp;
+  }
+
+  /** The locks of {@code w}'s run, looked up on the run's first job. */
+  final L locks(Worker w) {
+    PerRun<L> p = perRun;
+    if (p == null || p.resources() != w.resources()) {
+      p = new PerRun<>(w.resources(), lookUp.apply(w.resources()));
+      perRun = p;
+    }
+    return p.locks();
+  }
+
+  final void synthesize() {
+    // witness synthesis would run here; the simulated workload has none
+  }
+
+  final void nttMsm() {
+    // the NTT and MSM kernels would run here
+  }
+
+  final void bG2Msm() {
+    // the CPU MSM over G2 would run here
+  }
+
+  final void epilogue() {
+    // proof assembly would run here
+  }
+}
