@@ -11,6 +11,7 @@ import dev.interlock.model.trace.TraceStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Records every transition of a run, in order. Cheap enough to stay on in production: one short
@@ -25,9 +26,13 @@ public final class EventLog {
   private Violation firstViolation;
   private int stepsAtViolation;
 
-  /** Records a transition that succeeded. */
-  public synchronized void record(String thread, int job, String step, Optional<Phase> phase, MemoryInfo after) {
-    events.add(new Event(events.size() + 1, thread, job, step, phase, after.used(), after.cached(), System.nanoTime() - start,
+  /**
+   * Records a transition that succeeded; {@code after} is read inside the log's monitor, so the
+   * device bytes agree with every event recorded before and after this one.
+   */
+  public synchronized void record(String thread, int job, String step, Optional<Phase> phase, Supplier<MemoryInfo> after) {
+    MemoryInfo m = after.get();
+    events.add(new Event(events.size() + 1, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
         Optional.empty()));
   }
 

@@ -84,6 +84,21 @@ public final class Probe {
     }
     position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + text + "'";
     T result;
+    if (atomic(text, phase)) {
+      synchronized (log) {
+        result = runAndRecord(text, phase, op);
+      }
+    } else {
+      result = runAndRecord(text, phase, op);
+    }
+    waits.progressed();
+    position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + text + "'";
+    return result;
+  }
+
+  /** Runs the step's operation and records it, or its failure. */
+  private <T> T runAndRecord(String text, Optional<Phase> phase, Supplier<T> op) {
+    T result;
     try {
       result = op.get();
     } catch (ViolationException e) {
@@ -97,10 +112,21 @@ public final class Probe {
       silent = true;
       throw e;
     }
-    log.record(thread, job, text, phase, device.memory());
-    waits.progressed();
-    position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + text + "'";
+    log.record(thread, job, text, phase, device::memory);
     return result;
+  }
+
+  /**
+   * Whether a step is recorded together with its operation, under the log's monitor: steps that
+   * never wait and that others' steps can depend on (unlock, release, alloc, free, trim, a kernel
+   * launch). Their event then sits exactly where the operation took effect, so a lock or acquire
+   * they enable, which is recorded after it succeeds, always comes later in the log, and device
+   * bytes read at any event agree with the log's order. Waiting steps (lock, acquire, sync) and a
+   * kernel's end, which runs its work, are recorded just after their operation.
+   */
+  private static boolean atomic(String text, Optional<Phase> phase) {
+    return text.startsWith("unlock ") || text.startsWith("release ") || text.startsWith("alloc ") || text.startsWith("free ")
+        || text.equals("trim") || (text.startsWith("kernel ") && phase.equals(Optional.of(Phase.BEGIN)));
   }
 
   /** Where the thread is, for deadlock reports: e.g. "at 'lock compute_mtx'". */
