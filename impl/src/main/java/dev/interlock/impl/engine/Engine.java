@@ -157,10 +157,9 @@ public final class Engine {
     private boolean runOne(Worker w, Pipeline pipeline, Job job) {
       try {
         Object value = pipeline.runJob(w, job);
-        List<DeviceBuffer> leaked = device.liveBuffers(w.name());
-        if (!leaked.isEmpty()) {
-          Violation v = new Violation(ViolationKind.LEAK, w.name() + " job " + job.id() + " ends with live buffers "
-              + leaked.stream().map(DeviceBuffer::name).toList());
+        Optional<Violation> leak = resources.leakAtJobEnd(w.name(), job);
+        if (leak.isPresent()) {
+          Violation v = leak.get();
           log.recordViolation(v);
           results.add(new JobResult.Failed(job, w.name(), w.probe().position(), v, device.memory()));
           resources.releaseHeldBy(w.name());

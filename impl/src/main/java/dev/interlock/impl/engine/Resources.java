@@ -9,7 +9,11 @@ import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Semaphore;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /** What the workers of one run share: the device and the design's mutexes and semaphores, by name. */
@@ -74,6 +78,16 @@ public final class Resources {
     } finally {
       waits.exit();
     }
+  }
+
+  /** The LEAK violation when {@code thread} ends {@code job} with live buffers, or empty. */
+  Optional<Violation> leakAtJobEnd(String thread, Job job) {
+    List<DeviceBuffer> leaked = device.liveBuffers(thread);
+    if (leaked.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Violation(ViolationKind.LEAK, thread + " job " + job.id() + " ends with live buffers "
+        + leaked.stream().map(DeviceBuffer::name).toList()));
   }
 
   /**

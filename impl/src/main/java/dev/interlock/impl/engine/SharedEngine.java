@@ -1,17 +1,15 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.state.Violation;
-import dev.interlock.model.state.ViolationKind;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -58,10 +56,9 @@ public final class SharedEngine {
     w.probe().rearm(job.id());
     try {
       Object value = pipelines.get(role).runJob(w, job);
-      List<DeviceBuffer> leaked = device.liveBuffers(w.name());
-      if (!leaked.isEmpty()) {
-        Violation v = new Violation(ViolationKind.LEAK, w.name() + " job " + job.id() + " ends with live buffers "
-            + leaked.stream().map(DeviceBuffer::name).toList());
+      Optional<Violation> leak = resources.leakAtJobEnd(w.name(), job);
+      if (leak.isPresent()) {
+        Violation v = leak.get();
         log.recordViolation(v);
         JobResult failed = new JobResult.Failed(job, w.name(), END_OF_JOB, v, device.memory());
         resources.releaseHeldBy(w.name());
