@@ -38,5 +38,13 @@ reports="${OUT:-$here}/gpu-test-reports"
   --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname '.*(GpuIT|Test)$' \
   --details tree --reports-dir "$reports" "$@"
 RUN
-chmod +x "$dest/run-gpu-tests.sh"
+cat > "$dest/run-gpu-bench.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the GPU kernel benchmark (NTT and G1 MSM, device events, medians); arguments go to GpuBench (--from --to --reps --seed).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+exec "$here/jre/bin/java" -Xmx48g -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.GpuBench "$@"
+RUN
+chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh"
 du -sh "$dest" "$dest/lib" "$dest/jre"

@@ -9,11 +9,15 @@ import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuInit;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuMemAllocHost;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemAllocAsync;
 import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemFreeAsync;
+import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
@@ -27,13 +31,18 @@ import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.impl.device.MsmRun;
 import dev.interlock.impl.device.NttKind;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
+import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.groth16.curve.G1Bases;
+import dev.interlock.impl.groth16.curve.G1Limbs;
+import dev.interlock.impl.groth16.field.Fr;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
-import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +55,7 @@ import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
 
 /**
  * A {@link Device} on a real CUDA GPU: every allocation is the driver's, so an out-of-memory is the
@@ -66,8 +76,16 @@ public final class CudaDevice implements Device {
   private final long capacity;
   private final List<CUdeviceptr> ballast = new ArrayList<>();
   private final CUfunction touch = new CUfunction();
+  private final Kernels kernels;
+  private final KernelScratch scratch;
+  private final CUdeviceptr twiddles;
+  private final Deque<CUdeviceptr> freeArenas = new ArrayDeque<>();
+  private final List<CUdeviceptr> arenas = new ArrayList<>();
   private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
+  private final ThreadLocal<Staging> staging = new ThreadLocal<>();
+  private final List<Staging> stagings = new ArrayList<>();
   private final Map<Long, Allocation> live = new LinkedHashMap<>();
+  private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private long liveBytes;
   private long peakUsed;
   private long nextId = 1;
@@ -75,6 +93,14 @@ public final class CudaDevice implements Device {
   private boolean closed;
 
   private record Allocation(DeviceBuffer buffer, CUdeviceptr ptr) {}
+
+  /** Where writeBases put how many bases: the MSM's point count. */
+  private record BasesAt(long bufferId, long byteOffset) {}
+
+  /** A thread's pinned host buffer for copies, so they run on its own stream (cuMemcpy*Async). */
+  private record Staging(Pointer host, LongBuffer longs) {}
+
+  private static final long STAGING_BYTES = 32L << 20;
 
   /** Why no CUDA device can be used here, or empty when one can. */
   public static Optional<String> unavailable() {
@@ -94,12 +120,20 @@ public final class CudaDevice implements Device {
     }
   }
 
-  /** Opens device 0 with {@code budget} bytes of VRAM left free for this device's allocations. */
+  /** Opens device 0 with {@code budget} bytes of VRAM left free for this device's allocations, and no NTT or MSM. */
   public static CudaDevice open(long budget) {
-    return new CudaDevice(budget);
+    return new CudaDevice(budget, KernelScratch.NONE);
   }
 
-  private CudaDevice(long budget) {
+  /**
+   * Opens device 0 with {@code budget} bytes of VRAM left free for this device's allocations, after reserving the
+   * kernels' scratch outside the budget.
+   */
+  public static CudaDevice open(long budget, KernelScratch scratch) {
+    return new CudaDevice(budget, scratch);
+  }
+
+  private CudaDevice(long budget, KernelScratch scratch) {
     if (budget < 1) {
       throw new IllegalArgumentException("budget must be positive, got " + budget);
     }
@@ -109,6 +143,19 @@ public final class CudaDevice implements Device {
     bind();
     pool = CuPool.defaultPool(0);
     loadKernels();
+    this.kernels = Kernels.load(dev);
+    this.scratch = scratch;
+    CUstream s = bind();
+    this.twiddles = scratch.maxLogN() > 0 ? alloc(scratch.twiddleBytes()) : null;
+    if (twiddles != null) {
+      kernels.twiddles(twiddles, scratch.maxLogN(), s);
+      check(cuStreamSynchronize(s), "cuStreamSynchronize");
+    }
+    for (int i = 0; i < scratch.arenas(); i++) {
+      CUdeviceptr a = alloc(scratch.arenaBytes());
+      arenas.add(a);
+      freeArenas.add(a);
+    }
     long free = free();
     if (free < budget) {
       throw new IllegalStateException("device has " + Sizes.format(free) + " free, less than the budget " + Sizes.format(budget));
@@ -125,27 +172,15 @@ public final class CudaDevice implements Device {
 
   private CUdeviceptr alloc(long bytes) {
     CUdeviceptr p = new CUdeviceptr();
-    check(cuMemAlloc(p, bytes), "cuMemAlloc (ballast)");
+    check(cuMemAlloc(p, bytes), "cuMemAlloc (ballast or kernel scratch)");
     return p;
   }
 
   private void loadKernels() {
-    byte[] ptx = ptxBytes();
+    byte[] ptx = Kernels.resource("touch.ptx");
     CUmodule module = new CUmodule();
-    check(cuModuleLoadData(module, Arrays.copyOf(ptx, ptx.length + 1)), "cuModuleLoadData(touch.ptx)");
+    check(cuModuleLoadData(module, java.util.Arrays.copyOf(ptx, ptx.length + 1)), "cuModuleLoadData(touch.ptx)");
     check(cuModuleGetFunction(touch, module, "touch"), "cuModuleGetFunction(touch)");
-  }
-
-  /** The committed PTX of the kernels (gpu/src/main/cuda compiled with nvcc -arch=sm_90 -ptx). */
-  static byte[] ptxBytes() {
-    try (InputStream in = CudaDevice.class.getResourceAsStream("touch.ptx")) {
-      if (in == null) {
-        throw new IllegalStateException("touch.ptx is missing from the classpath");
-      }
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read touch.ptx", e);
-    }
   }
 
   /** The device's name, e.g. "NVIDIA H200". */
@@ -170,7 +205,8 @@ public final class CudaDevice implements Device {
     CUstream s = stream.get();
     if (s == null && pool != null) {
       s = new CUstream();
-      check(cuStreamCreate(s, 0), "cuStreamCreate");
+      // non-blocking: no implicit synchronization with the legacy stream, so workers overlap as the design lets them
+      check(cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
       stream.set(s);
     }
     return s;
@@ -208,6 +244,7 @@ public final class CudaDevice implements Device {
         throw new BufferNotLiveException(ViolationKind.BAD_FREE, "free of a buffer that is not live: " + buffer);
       }
       liveBytes -= buffer.bytes();
+      basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
     }
     if (buffer.async()) {
       check(cuMemFreeAsync(a.ptr(), s), "cuMemFreeAsync");
@@ -226,20 +263,15 @@ public final class CudaDevice implements Device {
   @Override
   public KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work) {
     CUstream s = bind();
-    List<Allocation> targets = new ArrayList<>();
-    synchronized (this) {
-      for (DeviceBuffer b : uses) {
-        Allocation a = b == null ? null : live.get(b.id());
-        if (a == null) {
-          throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, owner + " kernel " + name + " uses a buffer that is not live: " + b);
-        }
-        targets.add(a);
+    List<Allocation> targets = startKernel(owner, name, uses);
+    try {
+      for (Allocation a : targets) {
+        Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
+        check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
       }
-      runningKernels++;
-    }
-    for (Allocation a : targets) {
-      Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
-      check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
+    } catch (RuntimeException e) {
+      endKernel();
+      throw e;
     }
     return new KernelRun() {
       private boolean done;
@@ -260,10 +292,7 @@ public final class CudaDevice implements Device {
           work.run();
           check(cuStreamSynchronize(s), "cuStreamSynchronize");
         } finally {
-          synchronized (CudaDevice.this) {
-            runningKernels--;
-            CudaDevice.this.notifyAll();
-          }
+          endKernel();
         }
       }
     };
@@ -340,37 +369,356 @@ public final class CudaDevice implements Device {
       cuMemFree(p);
     }
     ballast.clear();
+    for (CUdeviceptr p : arenas) {
+      cuMemFree(p);
+    }
+    if (twiddles != null) {
+      cuMemFree(twiddles);
+    }
+    synchronized (stagings) {
+      for (Staging st : stagings) {
+        cuMemFreeHost(st.host());
+      }
+      stagings.clear();
+    }
     cuDevicePrimaryCtxRelease(dev);
   }
 
-  private static final String NOT_YET = "not on the GPU yet: the CUDA NTT and MSM kernels are open work (issue 5); use SimulatedDevice";
+  // ------------------------------------------------------------------------------------------- copies, NTT, MSM
+
+  /** Validates the buffers a kernel uses and counts it as running (see {@link #synchronize()}). */
+  private synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses) {
+    List<Allocation> targets = new ArrayList<>();
+    for (DeviceBuffer b : uses) {
+      Allocation a = b == null ? null : live.get(b.id());
+      if (a == null) {
+        throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, owner + " kernel " + name + " uses a buffer that is not live: " + b);
+      }
+      targets.add(a);
+    }
+    runningKernels++;
+    return targets;
+  }
+
+  private synchronized void endKernel() {
+    runningKernels--;
+    notifyAll();
+  }
+
+  private synchronized Allocation liveAllocation(DeviceBuffer b, String what) {
+    Allocation a = b == null ? null : live.get(b.id());
+    if (a == null) {
+      throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
+    }
+    return a;
+  }
+
+  private static void requireFits(DeviceBuffer b, long byteAt, long bytes, String what) {
+    if (byteAt < 0 || bytes < 0 || byteAt + bytes > b.bytes()) {
+      throw new IllegalArgumentException(what + " needs bytes " + byteAt + " to " + (byteAt + bytes) + " of buffer "
+          + b.name() + ", which has " + b.bytes());
+    }
+  }
+
+  /** The calling thread's pinned host buffer. */
+  private Staging staging() {
+    Staging st = staging.get();
+    if (st == null) {
+      Pointer host = new Pointer();
+      check(cuMemAllocHost(host, STAGING_BYTES), "cuMemAllocHost");
+      st = new Staging(host, host.getByteBuffer(0, STAGING_BYTES).order(ByteOrder.nativeOrder()).asLongBuffer());
+      staging.set(st);
+      synchronized (stagings) {
+        stagings.add(st);
+      }
+    }
+    return st;
+  }
+
+  /** Copies src[from, from + count) to dst through the thread's pinned buffer, on its stream. */
+  void upload(CUdeviceptr dst, long[] src, int from, int count) {
+    CUstream s = bind();
+    Staging st = staging();
+    int per = (int) (STAGING_BYTES / 8);
+    for (int done = 0; done < count; done += per) {
+      int chunk = Math.min(per, count - done);
+      st.longs().clear();
+      st.longs().put(src, from + done, chunk);
+      check(cuMemcpyHtoDAsync(dst.withByteOffset(done * 8L), st.host(), chunk * 8L, s), "cuMemcpyHtoDAsync");
+      check(cuStreamSynchronize(s), "cuStreamSynchronize");
+    }
+  }
+
+  /** Copies count longs from src into dst[0, count), through the thread's pinned buffer, on its stream. */
+  void download(long[] dst, CUdeviceptr src, int count) {
+    CUstream s = bind();
+    Staging st = staging();
+    int per = (int) (STAGING_BYTES / 8);
+    for (int done = 0; done < count; done += per) {
+      int chunk = Math.min(per, count - done);
+      check(cuMemcpyDtoHAsync(st.host(), src.withByteOffset(done * 8L), chunk * 8L, s), "cuMemcpyDtoHAsync");
+      check(cuStreamSynchronize(s), "cuStreamSynchronize");
+      st.longs().clear();
+      st.longs().get(dst, done, chunk);
+    }
+  }
 
   @Override
   public void writeScalars(DeviceBuffer dst, int at, long[] src) {
-    throw new UnsupportedOperationException(NOT_YET);
+    Allocation a = liveAllocation(dst, "write to");
+    requireFits(dst, at * SCALAR_BYTES, (long) src.length / Fr.LIMBS * SCALAR_BYTES, "writing " + src.length / Fr.LIMBS + " scalars");
+    upload(a.ptr().withByteOffset(at * SCALAR_BYTES), src, 0, src.length);
   }
 
   @Override
   public long[] readScalars(DeviceBuffer src, int at, int count) {
-    throw new UnsupportedOperationException(NOT_YET);
+    Allocation a = liveAllocation(src, "read from");
+    requireFits(src, at * SCALAR_BYTES, count * SCALAR_BYTES, "reading " + count + " scalars");
+    long[] out = new long[count * Fr.LIMBS];
+    download(out, a.ptr().withByteOffset(at * SCALAR_BYTES), out.length);
+    return out;
   }
 
   @Override
   public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
-    throw new UnsupportedOperationException(NOT_YET);
+    Allocation a = liveAllocation(dst, "write to");
+    requireFits(dst, at, bases.size() * G1_AFFINE_BYTES, "writing " + bases.size() + " G1 bases");
+    int per = 1 << 16;
+    long[] limbs = new long[Math.min(per, bases.size()) * G1Limbs.AFFINE_LONGS];
+    for (int from = 0; from < bases.size(); from += per) {
+      int k = Math.min(per, bases.size() - from);
+      G1Limbs.affine(bases, from, k, limbs, 0);
+      upload(a.ptr().withByteOffset(at + from * G1_AFFINE_BYTES), limbs, 0, k * G1Limbs.AFFINE_LONGS);
+    }
+    synchronized (this) {
+      basesWritten.put(new BasesAt(dst.id(), at), bases.size());
+    }
   }
 
   @Override
   public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
-    throw new UnsupportedOperationException(NOT_YET);
+    if (logN > scratch.maxLogN()) {
+      throw new IllegalStateException("this device was opened for NTTs up to 2^" + scratch.maxLogN() + " (" + scratch
+          + "), asked for 2^" + logN);
+    }
+    CUstream s = bind();
+    Allocation a = startKernel(owner, "ntt", List.of(data)).get(0);
+    try {
+      requireFits(data, at * SCALAR_BYTES, (1L << logN) * SCALAR_BYTES, "an NTT of 2^" + logN);
+      kernels.ntt(a.ptr().withByteOffset(at * SCALAR_BYTES), logN, kind, twiddles, scratch.maxLogN(), s);
+    } catch (RuntimeException e) {
+      endKernel();
+      throw e;
+    }
+    return new StreamRun("ntt", s, () -> {});
   }
 
   @Override
   public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    throw new UnsupportedOperationException(NOT_YET);
+    Integer count;
+    synchronized (this) {
+      count = basesWritten.get(new BasesAt(bases.id(), basesAt));
+    }
+    if (count == null) {
+      throw new IllegalStateException("buffer " + bases.name() + " holds no G1 bases at byte " + basesAt);
+    }
+    if (count > scratch.maxMsmPoints()) {
+      throw new IllegalStateException("this device was opened for MSMs up to " + scratch.maxMsmPoints() + " points ("
+          + scratch + "), asked for " + count);
+    }
+    CUstream s = bind();
+    List<Allocation> a = startKernel(owner, "msm", List.of(bases, scalars));
+    G1[] result = new G1[1];
+    if (count == 0) {
+      result[0] = G1.identity();
+      return msmRun(new StreamRun("msm", s, () -> {}), result);
+    }
+    MsmPlan plan = MsmPlan.of(count);
+    CUdeviceptr arena;
+    try {
+      requireFits(scalars, scalarsAt * SCALAR_BYTES, count * SCALAR_BYTES, "an MSM of " + count + " scalars");
+      arena = takeArena();
+    } catch (RuntimeException e) {
+      endKernel();
+      throw e;
+    }
+    kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s);
+    return msmRun(new StreamRun("msm", s, () -> {
+      try {
+        long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
+        download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
+        result[0] = Kernels.msmResult(plan, sums);
+      } finally {
+        releaseArena(arena);
+      }
+    }), result);
   }
 
-  private static void check(int rc, String call) {
+  private static MsmRun msmRun(KernelRun run, G1[] result) {
+    return new MsmRun() {
+      @Override
+      public String name() {
+        return run.name();
+      }
+
+      @Override
+      public void await() {
+        run.await();
+      }
+
+      @Override
+      public G1 result() {
+        run.await();
+        return result[0];
+      }
+    };
+  }
+
+  private synchronized CUdeviceptr takeArena() {
+    CUdeviceptr a = freeArenas.poll();
+    if (a == null) {
+      throw new IllegalStateException("all " + arenas.size() + " MSM arenas are in use: open the device with more ("
+          + scratch + ")");
+    }
+    return a;
+  }
+
+  private synchronized void releaseArena(CUdeviceptr a) {
+    freeArenas.push(a);
+  }
+
+  /** Work enqueued on a stream: awaiting synchronizes the stream, then runs {@code atEnd} once. */
+  private final class StreamRun implements KernelRun {
+    private final String name;
+    private final CUstream s;
+    private final Runnable atEnd;
+    private boolean done;
+
+    StreamRun(String name, CUstream s, Runnable atEnd) {
+      this.name = name;
+      this.s = s;
+      this.atEnd = atEnd;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public synchronized void await() {
+      if (done) {
+        return;
+      }
+      done = true;
+      try {
+        bind();
+        check(cuStreamSynchronize(s), "cuStreamSynchronize(" + name + ")");
+        atEnd.run();
+      } finally {
+        endKernel();
+      }
+    }
+  }
+
+  /**
+   * k_i·G1 generator for each Montgomery scalar of {@code scalars} (a Fr vector), on the GPU: the batch fixed-base
+   * multiplication of setup. Temporary device memory comes from the budget.
+   */
+  public G1[] fixedBaseMul(G1 base, long[] scalars) {
+    int n = scalars.length / Fr.LIMBS;
+    G1[] out = new G1[n];
+    if (n == 0) {
+      return out;
+    }
+    long[] table = fixedBaseTable(base);
+    int chunk = Math.min(n, 1 << 20);
+    CUdeviceptr t = new CUdeviceptr();
+    CUdeviceptr sc = new CUdeviceptr();
+    CUdeviceptr pts = new CUdeviceptr();
+    CUstream s = bind();
+    check(cuMemAlloc(t, table.length * 8L), "cuMemAlloc");
+    check(cuMemAlloc(sc, chunk * SCALAR_BYTES), "cuMemAlloc");
+    check(cuMemAlloc(pts, chunk * G1_AFFINE_BYTES), "cuMemAlloc");
+    try {
+      upload(t, table, 0, table.length);
+      long[] limbs = new long[chunk * G1Limbs.AFFINE_LONGS];
+      for (int from = 0; from < n; from += chunk) {
+        int k = Math.min(chunk, n - from);
+        upload(sc, scalars, from * Fr.LIMBS, k * Fr.LIMBS);
+        kernels.fixedBase(t, sc, k, pts, s);
+        download(limbs, pts, k * G1Limbs.AFFINE_LONGS);
+        for (int i = 0; i < k; i++) {
+          out[from + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS);
+        }
+      }
+    } finally {
+      cuMemFree(t);
+      cuMemFree(sc);
+      cuMemFree(pts);
+    }
+    return out;
+  }
+
+  /** table[w·(2^c - 1) + d - 1] = d·2^(c·w)·base, affine limbs (c = Kernels.FIXED_BASE_WINDOW). */
+  static long[] fixedBaseTable(G1 base) {
+    int per = (1 << Kernels.FIXED_BASE_WINDOW) - 1;
+    G1[] entries = new G1[Kernels.fixedBaseTableSize()];
+    G1 windowBase = base;
+    for (int w = 0; w < Kernels.FIXED_BASE_WINDOWS; w++) {
+      G1 e = windowBase;
+      for (int d = 0; d < per; d++) {
+        entries[w * per + d] = e;
+        e = e.add(windowBase);
+      }
+      for (int i = 0; i < Kernels.FIXED_BASE_WINDOW; i++) {
+        windowBase = windowBase.dbl();
+      }
+    }
+    long[] limbs = new long[entries.length * G1Limbs.AFFINE_LONGS];
+    G1Limbs.affine(G1Bases.of(entries), 0, entries.length, limbs, 0);
+    return limbs;
+  }
+
+  // ------------------------------------------------------------------- package access for kernel tests and benchmarks
+
+  Kernels kernels() {
+    return kernels;
+  }
+
+  CUstream stream() {
+    return bind();
+  }
+
+  CUdeviceptr twiddles() {
+    return twiddles;
+  }
+
+  String scratchDescription() {
+    return scratch.toString();
+  }
+
+  /** One MSM arena for benchmarks that drive the kernels directly (the caller must not run two at once). */
+  synchronized CUdeviceptr arena() {
+    if (arenas.isEmpty()) {
+      throw new IllegalStateException("no MSM arena: " + scratch);
+    }
+    return arenas.get(0);
+  }
+
+  /** The MSM of the first n bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
+  G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
+    synchronized (this) {
+      basesWritten.put(new BasesAt(bases.id(), 0), n);
+    }
+    return msm("bench", bases, 0, scalars, 0).result();
+  }
+
+  synchronized CUdeviceptr pointer(DeviceBuffer b) {
+    return liveAllocation(b, "address of").ptr();
+  }
+
+  static void check(int rc, String call) {
     if (rc != CUresult.CUDA_SUCCESS) {
       throw new CudaException(call, rc);
     }

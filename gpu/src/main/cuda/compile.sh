@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compiles the CUDA sources into the committed kernel images under gpu/src/main/resources/dev/interlock/gpu/cuda:
+# touch.ptx and kernels.ptx (PTX for sm_90, which the driver compiles at load on any newer GPU) and kernels.cubin
+# (sm_90 machine code, loaded as is on Hopper: no minute-long JIT at start). kernels.sources.sha256 records the hash
+# of the sources they came from; KernelImagesTest fails when it no longer matches.
+#   gpu/src/main/cuda/compile.sh             # compile now (needs nvcc)
+#   gpu/src/main/cuda/compile.sh --if-stale  # what `mvn` runs: only when the sources changed, only where nvcc is
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="$here/../resources/dev/interlock/gpu/cuda"
+sources=(touch.cu field.cuh g1.cuh kernels.cu)
+hash=$(cd "$here" && cat "${sources[@]}" | sha256sum | cut -c1-64)
+if [ "${1:-}" = "--if-stale" ]; then
+  if [ "$(cat "$out/kernels.sources.sha256" 2>/dev/null)" = "$hash" ]; then
+    echo "[interlock] CUDA kernel images are up to date"
+    exit 0
+  fi
+  if ! command -v nvcc >/dev/null; then
+    echo "[interlock] WARNING: the CUDA sources changed but there is no nvcc here: the committed kernel images are stale"
+    exit 0
+  fi
+fi
+cd "$here"
+echo "[interlock] compiling CUDA kernels with $(nvcc --version | tail -1)"
+nvcc -arch=sm_90 -ptx touch.cu -o "$out/touch.ptx"
+nvcc -arch=sm_90 -ptx kernels.cu -o "$out/kernels.ptx"
+nvcc -arch=sm_90 -cubin kernels.cu -o "$out/kernels.cubin"
+echo "$hash" > "$out/kernels.sources.sha256"

@@ -1,0 +1,221 @@
+// Prime-field arithmetic for BLS12-381 in Montgomery form, 32-bit limbs, little-endian.
+//
+// Fp (381-bit base field, 12 limbs, R = 2^384) and Fr (255-bit scalar field, 8 limbs, R = 2^256) use
+// the same Montgomery radix as blst (Fp) and the Java Fr (4 x 64-bit limbs), so host vectors copy to
+// the device byte for byte. Functions are __host__ __device__ so that host_check.cu can test them on
+// the CPU against Python's big integers without a GPU.
+#pragma once
+#include <stdint.h>
+
+#define HD __host__ __device__ __forceinline__
+
+struct FpParams {
+  static constexpr int N = 12;
+  static constexpr uint32_t INV = 0xfffcfffdu;  // -p^-1 mod 2^32
+  HD static uint32_t mod(int i) {
+    constexpr uint32_t M[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u,
+                                0xf38512bfu, 0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
+    return M[i];
+  }
+  HD static uint32_t one(int i) {  // R mod p
+    constexpr uint32_t O[12] = {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u,
+                                0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
+    return O[i];
+  }
+  HD static uint32_t r2(int i) {  // R^2 mod p
+    constexpr uint32_t Q[12] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu,
+                                0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
+    return Q[i];
+  }
+};
+
+struct FrParams {
+  static constexpr int N = 8;
+  static constexpr uint32_t INV = 0xffffffffu;  // -r^-1 mod 2^32
+  HD static uint32_t mod(int i) {
+    constexpr uint32_t M[8] = {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u,
+                               0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u};
+    return M[i];
+  }
+  HD static uint32_t one(int i) {
+    constexpr uint32_t O[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
+                               0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
+    return O[i];
+  }
+  HD static uint32_t r2(int i) {
+    constexpr uint32_t Q[8] = {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu,
+                               0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u};
+    return Q[i];
+  }
+};
+
+/** An element of the prime field P describes, in Montgomery form; every value held is fully reduced. */
+template <class P>
+struct Field {
+  static constexpr int N = P::N;
+  uint32_t v[N];
+
+  HD static Field zero() {
+    Field r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = 0;
+    return r;
+  }
+
+  HD static Field one() {
+    Field r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = P::one(i);
+    return r;
+  }
+
+  HD bool is_zero() const {
+    uint32_t x = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) x |= v[i];
+    return x == 0;
+  }
+
+  HD bool equals(const Field& o) const {
+    uint32_t x = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) x |= v[i] ^ o.v[i];
+    return x == 0;
+  }
+
+  /** t - modulus into d; returns the borrow (1 when t < modulus). */
+  HD static uint32_t sub_mod(const uint32_t* t, uint32_t* d) {
+    uint32_t borrow = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t s = (uint64_t)t[i] - P::mod(i) - borrow;
+      d[i] = (uint32_t)s;
+      borrow = (uint32_t)(s >> 63);
+    }
+    return borrow;
+  }
+
+  HD static Field add(const Field& a, const Field& b) {
+    // a + b < 2·modulus < 2^(32N) for both fields, so no carry leaves the top limb
+    uint32_t t[N];
+    uint32_t carry = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t s = (uint64_t)a.v[i] + b.v[i] + carry;
+      t[i] = (uint32_t)s;
+      carry = (uint32_t)(s >> 32);
+    }
+    Field r;
+    uint32_t borrow = sub_mod(t, r.v);
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = borrow ? t[i] : r.v[i];
+    return r;
+  }
+
+  HD static Field sub(const Field& a, const Field& b) {
+    Field r;
+    uint32_t borrow = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t s = (uint64_t)a.v[i] - b.v[i] - borrow;
+      r.v[i] = (uint32_t)s;
+      borrow = (uint32_t)(s >> 63);
+    }
+    uint32_t mask = 0u - borrow;  // add the modulus back when a < b
+    uint32_t carry = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint64_t s = (uint64_t)r.v[i] + (P::mod(i) & mask) + carry;
+      r.v[i] = (uint32_t)s;
+      carry = (uint32_t)(s >> 32);
+    }
+    return r;
+  }
+
+  HD static Field neg(const Field& a) { return sub(zero(), a); }
+
+  HD static Field dbl(const Field& a) { return add(a, a); }
+
+  /** Montgomery product a·b·R^-1 (CIOS). */
+  HD static Field mul(const Field& a, const Field& b) {
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int i = 0; i < N + 2; i++) t[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint32_t carry = 0;
+#pragma unroll
+      for (int j = 0; j < N; j++) {
+        uint64_t s = (uint64_t)a.v[j] * b.v[i] + t[j] + carry;
+        t[j] = (uint32_t)s;
+        carry = (uint32_t)(s >> 32);
+      }
+      uint64_t s = (uint64_t)t[N] + carry;
+      t[N] = (uint32_t)s;
+      t[N + 1] = (uint32_t)(s >> 32);
+      uint32_t m = t[0] * P::INV;
+      s = (uint64_t)m * P::mod(0) + t[0];
+      carry = (uint32_t)(s >> 32);
+#pragma unroll
+      for (int j = 1; j < N; j++) {
+        s = (uint64_t)m * P::mod(j) + t[j] + carry;
+        t[j - 1] = (uint32_t)s;
+        carry = (uint32_t)(s >> 32);
+      }
+      s = (uint64_t)t[N] + carry;
+      t[N - 1] = (uint32_t)s;
+      t[N] = t[N + 1] + (uint32_t)(s >> 32);
+    }
+    Field r;
+    uint32_t borrow = sub_mod(t, r.v);
+    bool keep = borrow && t[N] == 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
+    return r;
+  }
+
+  HD static Field sqr(const Field& a) { return mul(a, a); }
+
+  /** From the canonical integer (limbs below the modulus) into Montgomery form. */
+  HD static Field to_mont(const Field& a) {
+    Field q;
+#pragma unroll
+    for (int i = 0; i < N; i++) q.v[i] = P::r2(i);
+    return mul(a, q);
+  }
+
+  /** From Montgomery form to the canonical integer's limbs. */
+  HD static Field from_mont(const Field& a) {
+    Field u = zero();
+    u.v[0] = 1;
+    return mul(a, u);
+  }
+
+  /** a^(modulus - 2) = a^-1 by Fermat (0 for 0); about N·32 squarings, for the rare conversions to affine. */
+  HD static Field inverse(const Field& a) {
+    Field r = one();
+    for (int i = N - 1; i >= 0; i--) {
+      uint32_t e = P::mod(i) - (i == 0 ? 2u : 0u);
+      for (int bit = 31; bit >= 0; bit--) {
+        r = sqr(r);
+        if ((e >> bit) & 1) r = mul(r, a);
+      }
+    }
+    return r;
+  }
+
+  /** a^e for a small exponent, by square and multiply. */
+  HD static Field pow(const Field& a, uint64_t e) {
+    Field r = one();
+    Field b = a;
+    while (e) {
+      if (e & 1) r = mul(r, b);
+      e >>= 1;
+      if (e) b = sqr(b);
+    }
+    return r;
+  }
+};
+
+typedef Field<FpParams> Fp;
+typedef Field<FrParams> Fr;

@@ -1,0 +1,246 @@
+// The proving kernels behind CudaDevice: BLS12-381 NTTs over Fr, G1 multi-scalar multiplication
+// (Pippenger with signed digits and buckets sorted by counting sort) and a batch fixed-base
+// multiplication for setup. Compiled to PTX for sm_90 (see gpu/pom.xml) and loaded by Kernels.java;
+// every launch parameter and buffer layout is documented there.
+#include "g1.cuh"
+
+// ------------------------------------------------------------------------------------------------ NTT
+
+/** tw[i] = omega^i for i < count: the twiddle table of the largest transform, shared by all sizes. */
+extern "C" __global__ void ntt_twiddles(Fr* tw, uint32_t count, Fr omega) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count) tw[i] = Fr::pow(omega, i);
+}
+
+/** v[i] := v[i]·c·g^i for i < n: the coset shift and the 1/n scaling of the inverse transforms. */
+extern "C" __global__ void fr_scale_powers(Fr* v, uint32_t n, Fr c, Fr g) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = Fr::mul(v[i], Fr::mul(c, Fr::pow(g, i)));
+}
+
+/** The bit-reversal permutation of 2^logn elements. */
+extern "C" __global__ void ntt_bitrev(Fr* v, uint32_t logn) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (1u << logn)) return;
+  uint32_t j = __brev(i) >> (32 - logn);
+  if (i < j) {
+    Fr t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
+/**
+ * omega_max^k (or omega_max^-k when inverse) from the table of omega_max^i, i < half = 2^(logmax-1):
+ * omega^-k = omega^(2·half - k) = -omega^(half - k).
+ */
+__device__ __forceinline__ Fr twiddle(const Fr* tw, uint32_t k, uint32_t half, int inverse) {
+  if (!inverse) return tw[k];
+  if (k == 0) return Fr::one();
+  return Fr::neg(tw[half - k]);
+}
+
+__device__ __forceinline__ void butterfly(Fr& a, Fr& b, const Fr& w) {
+  Fr x = Fr::mul(b, w);
+  b = Fr::sub(a, x);
+  a = Fr::add(a, x);
+}
+
+/**
+ * The first `stages` decimation-in-time stages (after bit reversal) in shared memory: each block of
+ * 2^stages consecutive elements is independent for those stages. blockDim = 2^(stages-1).
+ */
+extern "C" __global__ void ntt_block(Fr* v, const Fr* tw, uint32_t logmax, uint32_t stages, int inverse) {
+  __shared__ Fr sh[1024];
+  uint32_t t = threadIdx.x;
+  uint32_t size = 1u << stages;
+  Fr* base = v + (size_t)blockIdx.x * size;
+  sh[t] = base[t];
+  sh[t + size / 2] = base[t + size / 2];
+  __syncthreads();
+  uint32_t half = 1u << (logmax - 1);
+  for (uint32_t s = 0; s < stages; s++) {
+    uint32_t h = 1u << s;
+    uint32_t j = t & (h - 1);
+    uint32_t i = ((t >> s) << (s + 1)) + j;
+    Fr w = twiddle(tw, j << (logmax - 1 - s), half, inverse);
+    butterfly(sh[i], sh[i + h], w);
+    __syncthreads();
+  }
+  base[t] = sh[t];
+  base[t + size / 2] = sh[t + size / 2];
+}
+
+/** One decimation-in-time stage s (butterflies h = 2^s apart) over all n/2 butterflies. */
+extern "C" __global__ void ntt_stage(Fr* v, const Fr* tw, uint32_t logn, uint32_t logmax, uint32_t s, int inverse) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (1u << (logn - 1))) return;
+  uint32_t h = 1u << s;
+  uint32_t j = t & (h - 1);
+  uint32_t i = ((t >> s) << (s + 1)) + j;
+  Fr w = twiddle(tw, j << (logmax - 1 - s), 1u << (logmax - 1), inverse);
+  Fr a = v[i];
+  Fr b = v[i + h];
+  butterfly(a, b, w);
+  v[i] = a;
+  v[i + h] = b;
+}
+
+// ------------------------------------------------------------------------------------------------ MSM
+
+/** The c bits of a canonical scalar from bit `off` (c <= 16; bits past 255 read as 0). */
+__device__ __forceinline__ uint32_t bits_at(const Fr& s, uint32_t off, uint32_t c) {
+  uint32_t limb = off >> 5;
+  uint32_t sh = off & 31;
+  uint64_t x = 0;
+  if (limb < 8) x = s.v[limb];
+  if (limb + 1 < 8) x |= (uint64_t)s.v[limb + 1] << 32;
+  return (uint32_t)(x >> sh) & ((1u << c) - 1);
+}
+
+/**
+ * The signed digits of scalar i, window by window: digit d in [-2^(c-1), 2^(c-1)], d != 0 going to
+ * bucket key w·2^(c-1) + |d| - 1 with the point index and the sign (bit 31). With windows = ceil(256/c)
+ * the last carry is always 0, since scalars are below r < 2^255. `emit(key, entry)` is called per digit.
+ */
+template <class Emit>
+__device__ __forceinline__ void signed_digits(const Fr* scalars, uint32_t i, uint32_t c, uint32_t windows, Emit emit) {
+  Fr s = Fr::from_mont(scalars[i]);
+  uint32_t buckets = 1u << (c - 1);
+  uint32_t carry = 0;
+  for (uint32_t w = 0; w < windows; w++) {
+    uint32_t d = bits_at(s, w * c, c) + carry;
+    uint32_t neg = 0;
+    carry = 0;
+    if (d > buckets) {
+      d = (1u << c) - d;
+      neg = 1;
+      carry = 1;
+    }
+    if (d != 0) emit(w * buckets + d - 1, i | (neg << 31));
+  }
+}
+
+/** Pass one of the bucket sort: counts[key] = the number of digits that land in each bucket. */
+extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t* counts) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  signed_digits(scalars, i, c, windows, [&](uint32_t key, uint32_t) { atomicAdd(&counts[key], 1u); });
+}
+
+/** Pass two: entries[cursor[key]++] = point index | sign, so each bucket's entries are contiguous. */
+extern "C" __global__ void msm_scatter(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t* cursor,
+                                       uint32_t* entries) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  signed_digits(scalars, i, c, windows, [&](uint32_t key, uint32_t entry) { entries[atomicAdd(&cursor[key], 1u)] = entry; });
+}
+
+/** Exclusive prefix sum of each 1024-element block in place; the block's total goes to sums (if any). */
+extern "C" __global__ void scan_block(uint32_t* data, uint32_t len, uint32_t* sums) {
+  __shared__ uint32_t sh[1024];
+  uint32_t t = threadIdx.x;
+  uint32_t i = blockIdx.x * 1024 + t;
+  uint32_t x = i < len ? data[i] : 0;
+  sh[t] = x;
+  __syncthreads();
+  for (uint32_t off = 1; off < 1024; off <<= 1) {
+    uint32_t y = t >= off ? sh[t - off] : 0;
+    __syncthreads();
+    sh[t] += y;
+    __syncthreads();
+  }
+  if (i < len) data[i] = sh[t] - x;
+  if (sums != nullptr && t == 1023) sums[blockIdx.x] = sh[1023];
+}
+
+/** Adds each block's scanned offset: completes the prefix sum of scan_block over several blocks. */
+extern "C" __global__ void scan_add(uint32_t* data, uint32_t len, const uint32_t* sums) {
+  uint32_t i = blockIdx.x * 1024 + threadIdx.x;
+  if (i < len) data[i] += sums[blockIdx.x];
+}
+
+/** buckets[k] = the sum of bucket k's points (entries offs[k]..offs[k+1]), negated where the digit was. */
+extern "C" __global__ void msm_accumulate(const G1Affine* bases, const uint32_t* entries, const uint32_t* offs,
+                                          uint32_t count, G1Xyzz* buckets) {
+  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= count) return;
+  G1Xyzz acc = G1Xyzz::identity();
+  uint32_t end = offs[k + 1];
+  for (uint32_t e = offs[k]; e < end; e++) {
+    uint32_t entry = entries[e];
+    G1Affine p = bases[entry & 0x7fffffffu];
+    if (entry >> 31) p.y = Fp::neg(p.y);
+    acc.add(p);
+  }
+  buckets[k] = acc;
+}
+
+/**
+ * One block per window: sum over b of (b+1)·bucket[b]. Thread j takes buckets [j·len, (j+1)·len) with a
+ * running sum from the top (giving sum of (b - lo + 1)·bucket[b]), adds lo·(segment sum), then the block
+ * adds its threads' results in a tree. Writes the window's sum as Jacobian x, y, z (blst_p1 layout).
+ */
+extern "C" __global__ void msm_reduce(const G1Xyzz* buckets, uint32_t per_window, uint32_t len, Fp* out) {
+  __shared__ G1Xyzz sh[128];
+  uint32_t w = blockIdx.x;
+  uint32_t j = threadIdx.x;
+  uint32_t lo = j * len;
+  const G1Xyzz* b = buckets + (size_t)w * per_window;
+  G1Xyzz running = G1Xyzz::identity();
+  G1Xyzz acc = G1Xyzz::identity();
+  for (uint32_t k = lo + len; k-- > lo;) {
+    running.add(b[k]);
+    acc.add(running);
+  }
+  if (lo != 0) acc.add(running.times(lo));
+  sh[j] = acc;
+  __syncthreads();
+  for (uint32_t s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (j < s) sh[j].add(sh[j + s]);
+    __syncthreads();
+  }
+  if (j == 0) sh[0].to_jacobian(out + 3 * w);
+}
+
+// ------------------------------------------------------------------------------------------------ setup
+
+/**
+ * out[i] = scalar[i]·P in affine form (identity as (0, 0)) from a table of P's multiples:
+ * table[w·(2^c - 1) + d - 1] = d·2^(c·w)·P for d in [1, 2^c), w < windows = ceil(255/c).
+ */
+extern "C" __global__ void g1_fixed_base(const G1Affine* table, uint32_t c, uint32_t windows, const Fr* scalars,
+                                         uint32_t n, G1Affine* out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Fr s = Fr::from_mont(scalars[i]);
+  G1Xyzz acc = G1Xyzz::identity();
+  uint32_t per = (1u << c) - 1;
+  for (uint32_t w = 0; w < windows; w++) {
+    uint32_t d = bits_at(s, w * c, c);
+    if (d != 0) acc.add(table[w * per + d - 1]);
+  }
+  G1Affine r;
+  if (acc.is_identity()) {
+    r.x = Fp::zero();
+    r.y = Fp::zero();
+  } else {
+    Fp inv = Fp::inverse(Fp::mul(acc.ZZ, acc.ZZZ));
+    r.x = Fp::mul(acc.X, Fp::mul(inv, acc.ZZZ));
+    r.y = Fp::mul(acc.Y, Fp::mul(inv, acc.ZZ));
+  }
+  out[i] = r;
+}
+
+// ------------------------------------------------------------------------------------------------ tests
+
+/** Elementwise Fr and Fp products for the randomized kernel tests: out = a·b (Montgomery). */
+extern "C" __global__ void fr_mul_vec(const Fr* a, const Fr* b, Fr* out, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Fr::mul(a[i], b[i]);
+}
+
+extern "C" __global__ void fp_mul_vec(const Fp* a, const Fp* b, Fp* out, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Fp::mul(a[i], b[i]);
+}

@@ -1,0 +1,185 @@
+package dev.interlock.gpu.cuda;
+
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoD;
+
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.NttKind;
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G1Bases;
+import dev.interlock.impl.groth16.curve.Msm;
+import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.model.design.Sizes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUstream;
+
+/**
+ * GPU kernel benchmark: NTT (each kind) and G1 MSM from 2^from to 2^to points, median of repeated runs timed with
+ * device events on random inputs (seed printed), each size checked for correctness first.
+ *
+ * <p>MSM bases: 2^16 distinct random points (made on the GPU by the fixed-base kernel), repeated to fill larger sizes;
+ * the cost of an MSM does not depend on the bases. The check folds the scalars of each repeated base together (mod r)
+ * and compares with the CPU's MSM over the distinct bases. NTTs are checked by a forward-inverse round trip on the
+ * device and, up to 2^20, against the CPU.
+ *
+ * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S]</pre>
+ */
+public final class GpuBench {
+  private static final int DISTINCT_BASES = 1 << 16;
+
+  private GpuBench() {}
+
+  public static void main(String[] args) {
+    int from = 16;
+    int to = 24;
+    int reps = 7;
+    long seed = System.nanoTime();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--from" -> from = Integer.parseInt(args[++i]);
+        case "--to" -> to = Integer.parseInt(args[++i]);
+        case "--reps" -> reps = Integer.parseInt(args[++i]);
+        case "--seed" -> seed = Long.parseLong(args[++i]);
+        default -> {
+          System.err.println("usage: GpuBench [--from LOG] [--to LOG] [--reps R] [--seed S]; unknown argument " + args[i]);
+          System.exit(2);
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "gpu-bench seed %d (rerun: --seed %d), sizes 2^%d..2^%d, %d timed runs each%n", seed, seed, from, to, reps);
+    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB, new KernelScratch(to, 1 << to, 1))) {
+      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
+          gpu.scratchDescription());
+      SplittableRandom rng = new SplittableRandom(seed);
+      List<String> table = new ArrayList<>();
+      ntt(gpu, rng, from, to, reps, table);
+      msm(gpu, rng, from, to, reps, table);
+      System.out.println();
+      System.out.println("kernel          size    median ms      min ms      max ms");
+      table.forEach(System.out::println);
+    }
+  }
+
+  private static long[] random(SplittableRandom rng, int n) {
+    long[] v = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      Fr.random(rng, v, i);
+    }
+    return v;
+  }
+
+  /** Median, min and max of reps runs of work, in device-event milliseconds, after one warm-up run. */
+  private static double[] time(CUstream s, int reps, Runnable work) {
+    CUevent start = new CUevent();
+    CUevent stop = new CUevent();
+    CudaDevice.check(cuEventCreate(start, 0), "cuEventCreate");
+    CudaDevice.check(cuEventCreate(stop, 0), "cuEventCreate");
+    work.run();
+    double[] ms = new double[reps];
+    for (int r = 0; r < reps; r++) {
+      CudaDevice.check(cuEventRecord(start, s), "cuEventRecord");
+      work.run();
+      CudaDevice.check(cuEventRecord(stop, s), "cuEventRecord");
+      CudaDevice.check(cuEventSynchronize(stop), "cuEventSynchronize");
+      float[] f = new float[1];
+      CudaDevice.check(cuEventElapsedTime(f, start, stop), "cuEventElapsedTime");
+      ms[r] = f[0];
+    }
+    Arrays.sort(ms);
+    return new double[] {ms[reps / 2], ms[0], ms[reps - 1]};
+  }
+
+  private static String row(String kernel, int log, double[] t) {
+    return String.format(Locale.ROOT, "%-14s  2^%-4d %10.3f  %10.3f  %10.3f", kernel, log, t[0], t[1], t[2]);
+  }
+
+  private static void ntt(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+    long[] data = random(rng, 1 << to);
+    DeviceBuffer buf = gpu.allocate("bench", "ntt", (1L << to) * 32, false);
+    CUdeviceptr p = gpu.pointer(buf);
+    CUstream s = gpu.stream();
+    for (int log = from; log <= to; log++) {
+      int n = 1 << log;
+      long[] v = Arrays.copyOf(data, n * Fr.LIMBS);
+      gpu.writeScalars(buf, 0, v);
+      gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+      gpu.ntt("bench", buf, 0, log, NttKind.INVERSE).await();
+      check(Arrays.equals(gpu.readScalars(buf, 0, n), v), "NTT round trip at 2^" + log);
+      if (log <= 20) {
+        long[] want = v.clone();
+        dev.interlock.impl.groth16.field.Ntt.forward(want, log);
+        gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+        check(Arrays.equals(gpu.readScalars(buf, 0, n), want), "NTT vs CPU at 2^" + log);
+      }
+      final int lg = log;
+      for (NttKind kind : new NttKind[] {NttKind.FORWARD, NttKind.COSET_FORWARD, NttKind.COSET_INVERSE}) {
+        double[] t = time(s, reps, () -> gpu.kernels().ntt(p, lg, kind, gpu.twiddles(), to, s));
+        table.add(row("ntt " + kind.name().toLowerCase(Locale.ROOT), log, t));
+        System.out.println(table.get(table.size() - 1));
+      }
+    }
+    gpu.free(buf);
+  }
+
+  private static void msm(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+    int distinct = Math.min(DISTINCT_BASES, 1 << to);
+    long t0 = System.nanoTime();
+    G1[] pts = gpu.fixedBaseMul(G1.generator(), random(rng, distinct));
+    G1Bases bases = G1Bases.of(pts);
+    System.out.printf(Locale.ROOT, "msm bases: %d random points by the GPU fixed-base kernel in %.0f ms (host conversion included)%n",
+        distinct, (System.nanoTime() - t0) / 1e6);
+    DeviceBuffer b = gpu.allocate("bench", "bases", (1L << to) * 96, false);
+    DeviceBuffer sc = gpu.allocate("bench", "scalars", (1L << to) * 32, false);
+    gpu.writeBases(b, 0, bases);
+    CUdeviceptr bp = gpu.pointer(b);
+    for (long done = distinct; done < (1L << to); done *= 2) { // repeat the distinct bases up to 2^to
+      long bytes = Math.min(done, (1L << to) - done) * 96;
+      CudaDevice.check(cuMemcpyDtoD(bp.withByteOffset(done * 96), bp, bytes), "cuMemcpyDtoD");
+    }
+    long[] scalars = random(rng, 1 << to);
+    gpu.writeScalars(sc, 0, scalars);
+    CUstream s = gpu.stream();
+    for (int log = from; log <= to; log++) {
+      int n = 1 << log;
+      MsmPlan plan = MsmPlan.of(n);
+      G1 got = gpu.msmOf(b, sc, n);
+      check(got.equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log);
+      double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
+      table.add(row("msm g1 (c=" + plan.c() + ")", log, t));
+      System.out.println(table.get(table.size() - 1));
+    }
+    gpu.free(b);
+    gpu.free(sc);
+  }
+
+  /** The CPU's MSM of n scalars over bases repeated with period bases.size(): scalars of one base summed first. */
+  private static G1 foldedCpuMsm(G1Bases bases, long[] scalars, int n) {
+    int d = Math.min(bases.size(), n);
+    long[] folded = Fr.newVector(d);
+    for (int i = 0; i < n; i++) {
+      Fr.add(folded, i % d, scalars, i, folded, i % d);
+    }
+    long[] canonical = new long[d * Fr.LIMBS];
+    for (int i = 0; i < d; i++) {
+      Fr.toCanonicalLimbs(folded, i, canonical, i * Fr.LIMBS);
+    }
+    G1Bases used = d == bases.size() ? bases : G1Bases.of(bases.toList().subList(0, d));
+    return Msm.msm(used, canonical);
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("GPU result is wrong: " + what);
+    }
+    System.out.println("checked   " + what);
+  }
+}

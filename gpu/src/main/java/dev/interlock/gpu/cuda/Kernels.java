@@ -1,0 +1,260 @@
+package dev.interlock.gpu.cuda;
+
+import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
+import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
+import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
+import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+
+import dev.interlock.impl.device.NttKind;
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G1Limbs;
+import dev.interlock.impl.groth16.field.Domain;
+import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.impl.groth16.field.FrElement;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import jcuda.Pointer;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUresult;
+import jcuda.driver.CUstream;
+
+/**
+ * The proving kernels of gpu/src/main/cuda/kernels.cu on the current context: every method only enqueues work on the
+ * given stream, except {@link #msmResult}, which reads the window sums back once the caller has synchronized.
+ *
+ * <p>Layouts: scalars are Fr in Montgomery form, 32 bytes each (the Java Fr vector's bytes); bases are affine G1 in
+ * blst's layout, 96 bytes each ({@link G1Limbs}); the twiddle table holds omega^i, i &lt; 2^(logMax-1), for the root
+ * of unity of order 2^logMax, which serves every smaller size too.
+ */
+final class Kernels {
+  /** Window width of {@link #fixedBase}'s table. */
+  static final int FIXED_BASE_WINDOW = 10;
+  /** Windows of {@link #fixedBase}'s table: ceil(255 / 10). */
+  static final int FIXED_BASE_WINDOWS = (Fr.BITS + FIXED_BASE_WINDOW - 1) / FIXED_BASE_WINDOW;
+  private static final int NTT_BLOCK_LOG = 10;
+  private static final int THREADS = 256;
+
+  private final CUfunction twiddles = new CUfunction();
+  private final CUfunction scalePowers = new CUfunction();
+  private final CUfunction bitrev = new CUfunction();
+  private final CUfunction nttBlock = new CUfunction();
+  private final CUfunction nttStage = new CUfunction();
+  private final CUfunction msmCount = new CUfunction();
+  private final CUfunction msmScatter = new CUfunction();
+  private final CUfunction scanBlock = new CUfunction();
+  private final CUfunction scanAdd = new CUfunction();
+  private final CUfunction msmAccumulate = new CUfunction();
+  private final CUfunction msmReduce = new CUfunction();
+  private final CUfunction fixedBase = new CUfunction();
+  private final CUfunction frMul = new CUfunction();
+  private final CUfunction fpMul = new CUfunction();
+  private final String image;
+
+  private Kernels(CUmodule module, String image) {
+    this.image = image;
+    get(module, twiddles, "ntt_twiddles");
+    get(module, scalePowers, "fr_scale_powers");
+    get(module, bitrev, "ntt_bitrev");
+    get(module, nttBlock, "ntt_block");
+    get(module, nttStage, "ntt_stage");
+    get(module, msmCount, "msm_count");
+    get(module, msmScatter, "msm_scatter");
+    get(module, scanBlock, "scan_block");
+    get(module, scanAdd, "scan_add");
+    get(module, msmAccumulate, "msm_accumulate");
+    get(module, msmReduce, "msm_reduce");
+    get(module, fixedBase, "g1_fixed_base");
+    get(module, frMul, "fr_mul_vec");
+    get(module, fpMul, "fp_mul_vec");
+  }
+
+  /**
+   * Loads the kernels into the current context: the committed sm_90 cubin on a compute capability 9.0 device (no
+   * JIT), the committed PTX (compiled by the driver at load) elsewhere.
+   */
+  static Kernels load(CUdevice dev) {
+    int[] major = new int[1];
+    int[] minor = new int[1];
+    CudaDevice.check(cuDeviceGetAttribute(major, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
+    CudaDevice.check(cuDeviceGetAttribute(minor, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
+    String name = major[0] == 9 && minor[0] == 0 ? "kernels.cubin" : "kernels.ptx";
+    byte[] bytes = resource(name);
+    if (name.endsWith(".ptx")) {
+      bytes = Arrays.copyOf(bytes, bytes.length + 1);
+    }
+    CUmodule module = new CUmodule();
+    CudaDevice.check(cuModuleLoadData(module, bytes), "cuModuleLoadData(" + name + ")");
+    return new Kernels(module, name);
+  }
+
+  /** Which image was loaded: kernels.cubin or kernels.ptx. */
+  String image() {
+    return image;
+  }
+
+  /** A committed kernel image (gpu/src/main/resources/dev/interlock/gpu/cuda). */
+  static byte[] resource(String name) {
+    try (InputStream in = Kernels.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the classpath");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + name, e);
+    }
+  }
+
+  private static void get(CUmodule module, CUfunction f, String name) {
+    CudaDevice.check(cuModuleGetFunction(f, module, name), "cuModuleGetFunction(" + name + ")");
+  }
+
+  // ------------------------------------------------------------------------------------------- NTT
+
+  /** Bytes of the twiddle table for transforms up to 2^logMax. */
+  static long twiddleBytes(int logMax) {
+    return (1L << Math.max(0, logMax - 1)) * Fr.BYTES;
+  }
+
+  /** Fills the twiddle table for transforms up to 2^logMax (logMax ≥ 1). */
+  void twiddles(CUdeviceptr table, int logMax, CUstream s) {
+    int count = 1 << (logMax - 1);
+    launch(twiddles, blocks(count), THREADS, s, table, count, fr(Domain.rootOfUnity(logMax)));
+  }
+
+  /** The in-place transform of the 2^logN scalars at v, with the table of 2^logMax ≥ 2^logN. */
+  void ntt(CUdeviceptr v, int logN, NttKind kind, CUdeviceptr table, int logMax, CUstream s) {
+    if (logN > logMax) {
+      throw new IllegalArgumentException("NTT of 2^" + logN + " but the twiddles cover 2^" + logMax);
+    }
+    if (logN == 0) {
+      return;
+    }
+    int n = 1 << logN;
+    boolean inverse = kind == NttKind.INVERSE || kind == NttKind.COSET_INVERSE;
+    if (kind == NttKind.COSET_FORWARD) {
+      scale(v, n, FrElement.ONE, Domain.GENERATOR, s);
+    }
+    launch(bitrev, blocks(n), THREADS, s, v, logN);
+    int stages = Math.min(logN, NTT_BLOCK_LOG);
+    launch(nttBlock, n >> stages, 1 << (stages - 1), s, v, table, logMax, stages, inverse ? 1 : 0);
+    for (int st = stages; st < logN; st++) {
+      launch(nttStage, blocks(n / 2), THREADS, s, v, table, logN, logMax, st, inverse ? 1 : 0);
+    }
+    FrElement nInv = Domain.of(logN).sizeInverse();
+    if (kind == NttKind.INVERSE) {
+      scale(v, n, nInv, FrElement.ONE, s);
+    } else if (kind == NttKind.COSET_INVERSE) {
+      scale(v, n, nInv, Domain.GENERATOR.inverse(), s);
+    }
+  }
+
+  /** v[i] := v[i]·c·g^i. */
+  private void scale(CUdeviceptr v, int n, FrElement c, FrElement g, CUstream s) {
+    launch(scalePowers, blocks(n), THREADS, s, v, n, fr(c), fr(g));
+  }
+
+  // ------------------------------------------------------------------------------------------- MSM
+
+  /** Enqueues the MSM of plan.n() points: bases and scalars as laid out above, scratch of plan.scratchBytes(). */
+  void msm(CUdeviceptr bases, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s) {
+    CUdeviceptr entries = scratch;
+    CUdeviceptr offsets = scratch.withByteOffset(p.offsetsAt());
+    CUdeviceptr cursors = scratch.withByteOffset(p.cursorsAt());
+    CUdeviceptr sums = scratch.withByteOffset(p.sumsAt());
+    CUdeviceptr buckets = scratch.withByteOffset(p.bucketsAt());
+    CUdeviceptr windowSums = scratch.withByteOffset(p.windowSumsAt());
+    int counters = p.keys() + 1;
+    CudaDevice.check(cuMemsetD32Async(offsets, 0, counters, s), "cuMemsetD32Async");
+    launch(msmCount, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), offsets);
+    int scanBlocks = (counters + 1023) / 1024;
+    launch(scanBlock, scanBlocks, 1024, s, offsets, counters, sums);
+    launch(scanBlock, 1, 1024, s, sums, scanBlocks, new CUdeviceptr());
+    launch(scanAdd, scanBlocks, 1024, s, offsets, counters, sums);
+    CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
+    launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), cursors, entries);
+    launch(msmAccumulate, (p.keys() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), buckets);
+    launch(msmReduce, p.windows(), p.reduceThreads(), s, buckets, p.buckets(), p.buckets() / p.reduceThreads(), windowSums);
+  }
+
+  /** The MSM's result from its window sums (read from scratch after the stream is synchronized): Σ 2^(c·w)·W_w. */
+  static G1 msmResult(MsmPlan p, long[] windowSums) {
+    G1 acc = G1Limbs.fromJacobian(windowSums, (p.windows() - 1) * G1Limbs.JACOBIAN_LONGS);
+    for (int w = p.windows() - 2; w >= 0; w--) {
+      for (int i = 0; i < p.c(); i++) {
+        acc = acc.dbl();
+      }
+      acc = acc.add(G1Limbs.fromJacobian(windowSums, w * G1Limbs.JACOBIAN_LONGS));
+    }
+    return acc;
+  }
+
+  // ------------------------------------------------------------------------------------------- setup
+
+  /** Entries of {@link #fixedBase}'s table. */
+  static int fixedBaseTableSize() {
+    return FIXED_BASE_WINDOWS * ((1 << FIXED_BASE_WINDOW) - 1);
+  }
+
+  /** out[i] = scalar[i]·P (affine), from the table of P's multiples (see kernels.cu: g1_fixed_base). */
+  void fixedBase(CUdeviceptr table, CUdeviceptr scalars, int n, CUdeviceptr out, CUstream s) {
+    launch(fixedBase, (n + 127) / 128, 128, s, table, FIXED_BASE_WINDOW, FIXED_BASE_WINDOWS, scalars, n, out);
+  }
+
+  // ------------------------------------------------------------------------------------------- tests
+
+  /** out = a·b elementwise, Fr (Montgomery). */
+  void frMul(CUdeviceptr a, CUdeviceptr b, CUdeviceptr out, int n, CUstream s) {
+    launch(frMul, blocks(n), THREADS, s, a, b, out, n);
+  }
+
+  /** out = a·b elementwise, Fp (Montgomery). */
+  void fpMul(CUdeviceptr a, CUdeviceptr b, CUdeviceptr out, int n, CUstream s) {
+    launch(fpMul, blocks(n), THREADS, s, a, b, out, n);
+  }
+
+  // ------------------------------------------------------------------------------------------- launching
+
+  private static int blocks(int threads) {
+    return Math.max(1, (threads + THREADS - 1) / THREADS);
+  }
+
+  /** An Fr element as a by-value kernel argument: its eight 32-bit Montgomery limbs. */
+  private static int[] fr(FrElement x) {
+    long[] l = Fr.newVector(1);
+    x.writeTo(l, 0);
+    int[] out = new int[8];
+    for (int i = 0; i < 4; i++) {
+      out[2 * i] = (int) l[i];
+      out[2 * i + 1] = (int) (l[i] >>> 32);
+    }
+    return out;
+  }
+
+  /** Launches f with arguments: device pointers, ints (uint32) and int[] (a struct passed by value). */
+  private static void launch(CUfunction f, int blocks, int threads, CUstream s, Object... args) {
+    Pointer[] ps = new Pointer[args.length];
+    for (int i = 0; i < args.length; i++) {
+      Object a = args[i];
+      if (a instanceof CUdeviceptr p) {
+        ps[i] = Pointer.to(p);
+      } else if (a instanceof Integer v) {
+        ps[i] = Pointer.to(new int[] {v});
+      } else if (a instanceof int[] v) {
+        ps[i] = Pointer.to(v);
+      } else {
+        throw new IllegalArgumentException("unsupported kernel argument " + a);
+      }
+    }
+    int rc = cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, s, Pointer.to(ps), null);
+    if (rc != CUresult.CUDA_SUCCESS) {
+      throw new CudaException("cuLaunchKernel", rc);
+    }
+  }
+}

@@ -1,0 +1,252 @@
+package dev.interlock.gpu.cuda;
+
+import static dev.interlock.model.design.Sizes.GIB;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.NttKind;
+import dev.interlock.impl.groth16.curve.G1;
+import dev.interlock.impl.groth16.curve.G1Bases;
+import dev.interlock.impl.groth16.curve.G1Limbs;
+import dev.interlock.impl.groth16.curve.Msm;
+import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.impl.groth16.field.FrElement;
+import dev.interlock.impl.groth16.field.Ntt;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUstream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The CUDA kernels compute what the CPU implementation computes, on random inputs (the seed is printed). */
+class KernelsGpuIT {
+  private static final long SEED = Long.getLong("interlock.seed", System.nanoTime());
+  private static final BigInteger P = new BigInteger(
+      "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
+  private static CudaDevice gpu;
+
+  @BeforeAll
+  static void open() {
+    if (CudaDevice.unavailable().isEmpty()) {
+      gpu = CudaDevice.open(8 * GIB, new KernelScratch(20, 1 << 20, 1));
+      System.out.println("[interlock] KernelsGpuIT seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), kernels from "
+          + gpu.kernels().image() + " on " + gpu.name());
+    }
+  }
+
+  @AfterAll
+  static void close() {
+    if (gpu != null) {
+      gpu.close();
+    }
+  }
+
+  private static SplittableRandom rng(String test) {
+    return new SplittableRandom(SEED ^ test.hashCode());
+  }
+
+  private static long[] randomScalars(SplittableRandom rng, int n) {
+    long[] v = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      Fr.random(rng, v, i);
+    }
+    return v;
+  }
+
+  @Test
+  void fieldProductsMatchTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("field");
+    int n = 4099;
+    long[] a = randomScalars(rng, n);
+    long[] b = randomScalars(rng, n);
+    DeviceBuffer buf = gpu.allocate("test", "fr", 3L * n * 32, false);
+    gpu.writeScalars(buf, 0, a);
+    gpu.writeScalars(buf, n, b);
+    gpu.writeScalars(buf, 2 * n, randomScalars(rng, n)); // poison the output
+    CUdeviceptr p = gpu.pointer(buf);
+    CUstream s = gpu.stream();
+    gpu.kernels().frMul(p, p.withByteOffset(n * 32L), p.withByteOffset(2L * n * 32), n, s);
+    long[] got = gpu.readScalars(buf, 2 * n, n);
+    long[] want = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      Fr.mul(a, i, b, i, want, i);
+    }
+    assertThat(got).isEqualTo(want);
+    gpu.free(buf);
+
+    // Fp: random field elements as Montgomery limbs; the product checked with BigInteger
+    long[] x = new long[n * 6];
+    long[] y = new long[n * 6];
+    BigInteger[] xs = new BigInteger[n];
+    BigInteger[] ys = new BigInteger[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = new BigInteger(381, new java.util.Random(rng.nextLong())).mod(P);
+      ys[i] = i == 0 ? P.subtract(BigInteger.ONE) : new BigInteger(381, new java.util.Random(rng.nextLong())).mod(P);
+      putFp(x, i, xs[i]);
+      putFp(y, i, ys[i]);
+    }
+    DeviceBuffer fp = gpu.allocate("test", "fp", 3L * n * 48, false);
+    CUdeviceptr q = gpu.pointer(fp);
+    gpu.upload(q, x, 0, x.length);
+    gpu.upload(q.withByteOffset(n * 48L), y, 0, y.length);
+    gpu.kernels().fpMul(q, q.withByteOffset(n * 48L), q.withByteOffset(2L * n * 48), n, s);
+    long[] prod = new long[n * 6];
+    gpu.download(prod, q.withByteOffset(2L * n * 48), prod.length);
+    BigInteger rInv = BigInteger.ONE.shiftLeft(384).modInverse(P);
+    for (int i = 0; i < n; i++) {
+      BigInteger want2 = xs[i].multiply(ys[i]).multiply(rInv).mod(P);
+      assertThat(getFp(prod, i)).as("Fp product %d", i).isEqualTo(want2);
+    }
+    gpu.free(fp);
+  }
+
+  private static void putFp(long[] dst, int i, BigInteger v) {
+    for (int k = 0; k < 6; k++) {
+      dst[i * 6 + k] = v.shiftRight(64 * k).longValue();
+    }
+  }
+
+  private static BigInteger getFp(long[] src, int i) {
+    BigInteger v = BigInteger.ZERO;
+    for (int k = 5; k >= 0; k--) {
+      v = v.shiftLeft(64).or(new BigInteger(Long.toUnsignedString(src[i * 6 + k])));
+    }
+    return v;
+  }
+
+  @Test
+  void nttsMatchTheCpuAtEverySizeAndKind() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("ntt");
+    for (int logN : new int[] {1, 2, 5, 10, 11, 14, 17, 20}) {
+      DeviceBuffer buf = gpu.allocate("test", "ntt", (1L << logN) * 32 + 64, false);
+      for (NttKind kind : NttKind.values()) {
+        long[] v = randomScalars(rng, 1 << logN);
+        gpu.writeScalars(buf, 1, v); // at an element offset, as ProvingWorkload's b and c vectors are
+        gpu.ntt("test", buf, 1, logN, kind).await();
+        long[] got = gpu.readScalars(buf, 1, 1 << logN);
+        switch (kind) {
+          case FORWARD -> Ntt.forward(v, logN);
+          case INVERSE -> Ntt.inverse(v, logN);
+          case COSET_FORWARD -> Ntt.cosetForward(v, logN);
+          case COSET_INVERSE -> Ntt.cosetInverse(v, logN);
+        }
+        assertThat(got).as("%s NTT of 2^%d", kind, logN).isEqualTo(v);
+      }
+      gpu.free(buf);
+    }
+  }
+
+  /** Random points: multiples of the generator by random scalars, then a progression for speed. */
+  private static G1Bases randomBases(SplittableRandom rng, int n) {
+    G1 step = G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE)));
+    int distinct = Math.min(n, 512);
+    G1[] seeds = IntStream.range(0, distinct).parallel()
+        .mapToObj(i -> G1.generator().mul(new BigInteger(250, new java.util.Random(rng.split().nextLong()))))
+        .toArray(G1[]::new);
+    G1[] pts = new G1[n];
+    for (int i = 0; i < n; i++) {
+      pts[i] = i < distinct ? seeds[i] : pts[i - distinct].add(step);
+    }
+    return G1Bases.of(pts);
+  }
+
+  private static G1 gpuMsm(G1Bases bases, long[] scalars) {
+    int n = bases.size();
+    DeviceBuffer b = gpu.allocate("test", "bases", Math.max(1, n * 96L), false);
+    DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
+    try {
+      gpu.writeBases(b, 0, bases);
+      gpu.writeScalars(s, 0, scalars);
+      return gpu.msm("test", b, 0, s, 0).result();
+    } finally {
+      gpu.free(b);
+      gpu.free(s);
+    }
+  }
+
+  private static G1 cpuMsm(G1Bases bases, long[] mont) {
+    long[] canonical = new long[mont.length];
+    for (int i = 0; i < bases.size(); i++) {
+      Fr.toCanonicalLimbs(mont, i, canonical, i * Fr.LIMBS);
+    }
+    return Msm.msm(bases, canonical);
+  }
+
+  @Test
+  void msmsMatchTheCpuIncludingEdgeScalarsAndOddSizes() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("msm");
+    long[] rMinus1 = Fr.newVector(1);
+    FrElement.ONE.neg().writeTo(rMinus1, 0);
+    for (int n : new int[] {1, 2, 3, 7, 100, 1000, 4097, 65_537}) {
+      G1Bases bases = randomBases(rng, n);
+      long[] scalars = randomScalars(rng, n);
+      // edge scalars at random places: 0, 1, r - 1, and a base that is the identity
+      for (int k = 0; k < Math.min(n, 12); k++) {
+        int i = rng.nextInt(n);
+        switch (k % 3) {
+          case 0 -> Fr.setZero(scalars, i);
+          case 1 -> Fr.setOne(scalars, i);
+          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
+        }
+      }
+      assertThat(gpuMsm(bases, scalars)).as("MSM of %d random scalars", n).isEqualTo(cpuMsm(bases, scalars));
+    }
+    // skewed and degenerate: every scalar 1 (one bucket holds all points), all r - 1, all 0, identity bases
+    G1Bases bases = randomBases(rng, 3000);
+    long[] ones = Fr.newVector(3000);
+    long[] minus = Fr.newVector(3000);
+    for (int i = 0; i < 3000; i++) {
+      Fr.setOne(ones, i);
+      System.arraycopy(rMinus1, 0, minus, i * 4, 4);
+    }
+    assertThat(gpuMsm(bases, ones)).isEqualTo(cpuMsm(bases, ones));
+    assertThat(gpuMsm(bases, minus)).isEqualTo(cpuMsm(bases, minus));
+    assertThat(gpuMsm(bases, Fr.newVector(3000)).isIdentity()).isTrue();
+    List<G1> withIdentity = new ArrayList<>(bases.toList());
+    withIdentity.set(5, G1.identity());
+    G1Bases b2 = G1Bases.of(withIdentity);
+    long[] sc = randomScalars(rng, 3000);
+    assertThat(gpuMsm(b2, sc)).isEqualTo(cpuMsm(b2, sc));
+    // the same base twice with the same digit: the doubling case inside a bucket
+    G1Bases twice = G1Bases.of(bases.get(0), bases.get(0), bases.get(0));
+    long[] same = Fr.newVector(3);
+    for (int i = 0; i < 3; i++) {
+      FrElement.of(12345).writeTo(same, i);
+    }
+    assertThat(gpuMsm(twice, same)).isEqualTo(bases.get(0).mul(BigInteger.valueOf(3 * 12345)));
+  }
+
+  @Test
+  void largeMsmMatchesTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("large");
+    int n = 1 << 20;
+    G1Bases bases = randomBases(rng, n);
+    long[] scalars = randomScalars(rng, n);
+    assertThat(gpuMsm(bases, scalars)).isEqualTo(cpuMsm(bases, scalars));
+  }
+
+  @Test
+  void fixedBaseMultiplicationMatchesTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("fixed");
+    int n = 2000;
+    long[] scalars = randomScalars(rng, n);
+    Fr.setZero(scalars, 0);
+    Fr.setOne(scalars, 1);
+    FrElement.ONE.neg().writeTo(scalars, 2);
+    G1[] got = gpu.fixedBaseMul(G1.generator(), scalars);
+    for (int i = 0; i < n; i++) {
+      assertThat(got[i]).as("scalar %d", i).isEqualTo(G1.generator().mul(Fr.toBigInteger(scalars, i)));
+    }
+    assertThat(G1Limbs.affine(got[0])).containsOnly(0L);
+  }
+}

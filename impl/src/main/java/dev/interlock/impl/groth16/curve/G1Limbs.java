@@ -1,0 +1,82 @@
+package dev.interlock.impl.groth16.curve;
+
+import java.util.Objects;
+import supranational.blst.P1;
+import supranational.blst.P1_Affine;
+
+/**
+ * G1 points as raw limbs in blst's own memory layout (Montgomery F_p, R = 2^384, six little-endian 64-bit limbs per
+ * coordinate), for copying points to and from a GPU byte for byte, without conversions.
+ *
+ * <p>Affine points take {@value #AFFINE_LONGS} longs (x, y; the identity is all zeros), Jacobian ones {@value
+ * #JACOBIAN_LONGS} (x, y, z with x/z², y/z³; the identity has z = 0). Points read back are checked to lie on the
+ * curve, so a wrong kernel shows up as a clear error, not as a proof that fails to verify much later.
+ */
+public final class G1Limbs {
+  /** Longs per affine point. */
+  public static final int AFFINE_LONGS = 12;
+  /** Longs per Jacobian point. */
+  public static final int JACOBIAN_LONGS = 18;
+
+  private G1Limbs() {}
+
+  /** Writes bases [from, from + count) into dst from index at, {@value #AFFINE_LONGS} longs each. */
+  public static void affine(G1Bases bases, int from, int count, long[] dst, int at) {
+    Objects.checkFromIndexSize(from, count, bases.size());
+    Objects.checkFromIndexSize(at, count * AFFINE_LONGS, dst.length);
+    P1_Affine[] points = bases.affine();
+    for (int i = 0; i < count; i++) {
+      System.arraycopy(Raw.affine(points[from + i]), 0, dst, at + i * AFFINE_LONGS, AFFINE_LONGS);
+    }
+  }
+
+  /** The affine limbs of one point. */
+  public static long[] affine(G1 point) {
+    return Raw.affine(point.affine()).clone();
+  }
+
+  /** The point whose Jacobian limbs start at src[at]; IllegalArgumentException if it is not on the curve. */
+  public static G1 fromJacobian(long[] src, int at) {
+    Objects.checkFromIndexSize(at, JACOBIAN_LONGS, src.length);
+    long[] limbs = new long[JACOBIAN_LONGS];
+    System.arraycopy(src, at, limbs, 0, JACOBIAN_LONGS);
+    P1 p = new Raw(limbs);
+    if (!p.is_inf() && !p.on_curve()) {
+      throw new IllegalArgumentException("G1 Jacobian limbs at " + at + " are not a point on the curve");
+    }
+    return G1.wrap(p);
+  }
+
+  /** The point whose affine limbs start at src[at]; IllegalArgumentException if it is not on the curve. */
+  public static G1 fromAffine(long[] src, int at) {
+    Objects.checkFromIndexSize(at, AFFINE_LONGS, src.length);
+    long[] limbs = new long[AFFINE_LONGS];
+    System.arraycopy(src, at, limbs, 0, AFFINE_LONGS);
+    P1_Affine a = new RawAffine(limbs);
+    if (!a.is_inf() && !a.on_curve()) {
+      throw new IllegalArgumentException("G1 affine limbs at " + at + " are not a point on the curve");
+    }
+    return G1.wrap(a.to_jacobian());
+  }
+
+  /** blst's P1 over a given limb array (jblst keeps each point's C struct in a long[]). */
+  private static final class Raw extends P1 {
+    Raw(long[] limbs) {
+      super(limbs);
+    }
+
+    static long[] affine(P1_Affine a) {
+      return RawAffine.limbs(a);
+    }
+  }
+
+  private static final class RawAffine extends P1_Affine {
+    RawAffine(long[] limbs) {
+      super(limbs);
+    }
+
+    static long[] limbs(P1_Affine a) {
+      return getCPtr(a);
+    }
+  }
+}
