@@ -7,12 +7,12 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="$root/gpu-bundle"
 cd "$root"
-mvn -q -B -Dstyle.color=never -DskipTests install -pl gpu -am
-mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu -Dmdep.includeScope=test -Dmdep.outputFile="$dest.cp"
+mvn -q -B -Dstyle.color=never -DskipTests install -pl gpu,cli -am
+mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu,cli -Dmdep.includeScope=test -Dmdep.outputFile="$dest.cp"
 console=org.junit.platform:junit-platform-console-standalone:1.14.3
 mvn -q -B -Dstyle.color=never dependency:get -Dartifact=$console >/dev/null
 rm -rf "$dest/lib" && mkdir -p "$dest/lib"
-tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
+tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|picocli|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
   case "$jar" in
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;
@@ -21,6 +21,7 @@ tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|interlock-[a-
 done
 rm -f "$dest.cp"
 cp gpu/target/interlock-gpu-*.jar "$dest/lib/"
+cp cli/target/interlock-cli-0.1.0-SNAPSHOT.jar "$dest/lib/"
 cp ~/.m2/repository/org/junit/platform/junit-platform-console-standalone/1.14.3/junit-platform-console-standalone-1.14.3.jar "$dest/lib/"
 if [ ! -x "$dest/jre/bin/java" ]; then
   "${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/jlink" --add-modules java.base,jdk.unsupported,jdk.zipfs,java.logging,java.management,java.xml \
@@ -35,7 +36,7 @@ cd "$here/.."
 reports="${OUT:-$here}/gpu-test-reports"
 "$here/jre/bin/java" -jar "$here/lib/junit-platform-console-standalone-1.14.3.jar" execute \
   --class-path "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" \
-  --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname '.*(GpuIT|Test)$' \
+  --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname "${GPU_TESTS:-.*(GpuIT|Test)\$}" \
   --details tree --reports-dir "$reports" "$@"
 RUN
 cat > "$dest/run-gpu-bench.sh" <<'RUN'
@@ -46,5 +47,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 exec "$here/jre/bin/java" -Xmx48g -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.GpuBench "$@"
 RUN
-chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh"
+cat > "$dest/interlock" <<'RUN'
+#!/usr/bin/env bash
+# The interlock command line (as ./interlock), e.g. interlock prove --device gpu ...
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+exec "$here/jre/bin/java" -Xmx48g -cp "$(ls "$here"/lib/*.jar | grep -v -e console-standalone -e '\-tests.jar' | tr '\n' ':')" dev.interlock.cli.Main "$@"
+RUN
+chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/interlock"
 du -sh "$dest" "$dest/lib" "$dest/jre"

@@ -49,6 +49,111 @@ struct FrParams {
   }
 };
 
+#ifdef __CUDA_ARCH__
+// Device-only PTX carry chains for Field<P>::mul, one asm block per chain so that no instruction the compiler
+// places between blocks can clobber the carry flag. Written out for the two limb counts in use (8 and 12) by a
+// small generator (gpu/src/test/cuda/ptx_gen.py; ptx_model.py simulates the chains against big integers); each row adds the even-limb products, then the odd-limb ones, so that the lo and hi halves of
+// a product sit next to each other in a chain and ptxas fuses them into one wide multiply-add.
+template <int N>
+struct FieldAsm;
+
+template <>
+struct FieldAsm<8> {
+  /** t[0..8] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain. */
+  __device__ __forceinline__ static void mul_row(uint32_t* t, const uint32_t* a, uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %9, %17, %0; madc.hi.cc.u32 %1, %9, %17, %1; madc.lo.cc.u32 %2, %11, %17, %2;\n\t"
+        "madc.hi.cc.u32 %3, %11, %17, %3; madc.lo.cc.u32 %4, %13, %17, %4; madc.hi.cc.u32 %5, %13, %17, %5;\n\t"
+        "madc.lo.cc.u32 %6, %15, %17, %6; madc.hi.cc.u32 %7, %15, %17, %7; addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 %1, %10, %17, %1; madc.hi.cc.u32 %2, %10, %17, %2; madc.lo.cc.u32 %3, %12, %17, %3;\n\t"
+        "madc.hi.cc.u32 %4, %12, %17, %4; madc.lo.cc.u32 %5, %14, %17, %5; madc.hi.cc.u32 %6, %14, %17, %6;\n\t"
+        "madc.lo.cc.u32 %7, %16, %17, %7; madc.hi.u32 %8, %16, %17, %8;\n\t"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+          "+r"(t[8])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(b));
+  }
+  /** t[0..8] += m·modulus (t[0] becomes 0; the caller shifts the limbs down). */
+  template <class P>
+  __device__ __forceinline__ static void reduce_row(uint32_t* t, uint32_t m) {
+    asm("mad.lo.cc.u32 %0, %9, %10, %0; madc.hi.cc.u32 %1, %9, %10, %1; madc.lo.cc.u32 %2, %9, %12, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %12, %3; madc.lo.cc.u32 %4, %9, %14, %4; madc.hi.cc.u32 %5, %9, %14, %5;\n\t"
+        "madc.lo.cc.u32 %6, %9, %16, %6; madc.hi.cc.u32 %7, %9, %16, %7; addc.u32 %8, %8, 0;\n\t"
+        "mad.lo.cc.u32 %1, %9, %11, %1; madc.hi.cc.u32 %2, %9, %11, %2; madc.lo.cc.u32 %3, %9, %13, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %13, %4; madc.lo.cc.u32 %5, %9, %15, %5; madc.hi.cc.u32 %6, %9, %15, %6;\n\t"
+        "madc.lo.cc.u32 %7, %9, %17, %7; madc.hi.u32 %8, %9, %17, %8;\n\t"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+          "+r"(t[8])
+        : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)));
+  }
+  /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */
+  template <class P>
+  __device__ __forceinline__ static uint32_t sub_mod(uint32_t* d) {
+    uint32_t mask;
+    asm("sub.cc.u32 %0, %0, %9; subc.cc.u32 %1, %1, %10; subc.cc.u32 %2, %2, %11;\n\t"
+        "subc.cc.u32 %3, %3, %12; subc.cc.u32 %4, %4, %13; subc.cc.u32 %5, %5, %14;\n\t"
+        "subc.cc.u32 %6, %6, %15; subc.cc.u32 %7, %7, %16; subc.u32 %8, 0, 0;\n\t"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+          "=r"(mask)
+        : "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)), "r"(P::mod(5)),
+          "r"(P::mod(6)), "r"(P::mod(7)));
+    return mask;
+  }
+};
+
+template <>
+struct FieldAsm<12> {
+  /** t[0..12] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain. */
+  __device__ __forceinline__ static void mul_row(uint32_t* t, const uint32_t* a, uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %13, %25, %0; madc.hi.cc.u32 %1, %13, %25, %1; madc.lo.cc.u32 %2, %15, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %15, %25, %3; madc.lo.cc.u32 %4, %17, %25, %4; madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %25, %6; madc.hi.cc.u32 %7, %19, %25, %7; madc.lo.cc.u32 %8, %21, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %25, %9; madc.lo.cc.u32 %10, %23, %25, %10; madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
+        "addc.u32 %12, 0, 0; mad.lo.cc.u32 %1, %14, %25, %1; madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
+        "madc.lo.cc.u32 %3, %16, %25, %3; madc.hi.cc.u32 %4, %16, %25, %4; madc.lo.cc.u32 %5, %18, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %25, %6; madc.lo.cc.u32 %7, %20, %25, %7; madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %25, %9; madc.hi.cc.u32 %10, %22, %25, %10; madc.lo.cc.u32 %11, %24, %25, %11;\n\t"
+        "madc.hi.u32 %12, %24, %25, %12;\n\t"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+          "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b));
+  }
+  /** t[0..12] += m·modulus (t[0] becomes 0; the caller shifts the limbs down). */
+  template <class P>
+  __device__ __forceinline__ static void reduce_row(uint32_t* t, uint32_t m) {
+    asm("mad.lo.cc.u32 %0, %13, %14, %0; madc.hi.cc.u32 %1, %13, %14, %1; madc.lo.cc.u32 %2, %13, %16, %2;\n\t"
+        "madc.hi.cc.u32 %3, %13, %16, %3; madc.lo.cc.u32 %4, %13, %18, %4; madc.hi.cc.u32 %5, %13, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %20, %6; madc.hi.cc.u32 %7, %13, %20, %7; madc.lo.cc.u32 %8, %13, %22, %8;\n\t"
+        "madc.hi.cc.u32 %9, %13, %22, %9; madc.lo.cc.u32 %10, %13, %24, %10; madc.hi.cc.u32 %11, %13, %24, %11;\n\t"
+        "addc.u32 %12, %12, 0; mad.lo.cc.u32 %1, %13, %15, %1; madc.hi.cc.u32 %2, %13, %15, %2;\n\t"
+        "madc.lo.cc.u32 %3, %13, %17, %3; madc.hi.cc.u32 %4, %13, %17, %4; madc.lo.cc.u32 %5, %13, %19, %5;\n\t"
+        "madc.hi.cc.u32 %6, %13, %19, %6; madc.lo.cc.u32 %7, %13, %21, %7; madc.hi.cc.u32 %8, %13, %21, %8;\n\t"
+        "madc.lo.cc.u32 %9, %13, %23, %9; madc.hi.cc.u32 %10, %13, %23, %10; madc.lo.cc.u32 %11, %13, %25, %11;\n\t"
+        "madc.hi.u32 %12, %13, %25, %12;\n\t"
+        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]), "+r"(t[6]), "+r"(t[7]),
+          "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]), "+r"(t[12])
+        : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)),
+          "r"(P::mod(11)));
+  }
+  /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */
+  template <class P>
+  __device__ __forceinline__ static uint32_t sub_mod(uint32_t* d) {
+    uint32_t mask;
+    asm("sub.cc.u32 %0, %0, %13; subc.cc.u32 %1, %1, %14; subc.cc.u32 %2, %2, %15;\n\t"
+        "subc.cc.u32 %3, %3, %16; subc.cc.u32 %4, %4, %17; subc.cc.u32 %5, %5, %18;\n\t"
+        "subc.cc.u32 %6, %6, %19; subc.cc.u32 %7, %7, %20; subc.cc.u32 %8, %8, %21;\n\t"
+        "subc.cc.u32 %9, %9, %22; subc.cc.u32 %10, %10, %23; subc.cc.u32 %11, %11, %24;\n\t"
+        "subc.u32 %12, 0, 0;\n\t"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]), "+r"(d[6]), "+r"(d[7]),
+          "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "=r"(mask)
+        : "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)), "r"(P::mod(5)),
+          "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)), "r"(P::mod(11)));
+    return mask;
+  }
+};
+#endif
+
 /** An element of the prime field P describes, in Montgomery form; every value held is fully reduced. */
 template <class P>
 struct Field {
@@ -136,8 +241,31 @@ struct Field {
 
   HD static Field dbl(const Field& a) { return add(a, a); }
 
-  /** Montgomery product a·b·R^-1 (CIOS). */
+  /** Montgomery product a·b·R^-1 (CIOS); on the device with PTX carry chains, on the host in portable C. */
   HD static Field mul(const Field& a, const Field& b) {
+#ifdef __CUDA_ARCH__
+    // t < 2·modulus after every row (a, b < modulus), so t + a·b[i] + m·modulus fits in N + 1 limbs and the
+    // shifted t in N; the one conditional subtraction at the end leaves it fully reduced
+    uint32_t t[N + 1];
+#pragma unroll
+    for (int i = 0; i < N + 1; i++) t[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      FieldAsm<N>::mul_row(t, a.v, b.v[i]);
+      uint32_t m = t[0] * P::INV;
+      FieldAsm<N>::template reduce_row<P>(t, m);
+#pragma unroll
+      for (int j = 0; j < N; j++) t[j] = t[j + 1];
+      t[N] = 0;
+    }
+    Field r;
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = t[i];
+    uint32_t keep = FieldAsm<N>::template sub_mod<P>(r.v);
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
+    return r;
+#else
     uint32_t t[N + 2];
 #pragma unroll
     for (int i = 0; i < N + 2; i++) t[i] = 0;
@@ -172,6 +300,7 @@ struct Field {
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
     return r;
+#endif
   }
 
   HD static Field sqr(const Field& a) { return mul(a, a); }

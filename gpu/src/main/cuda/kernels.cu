@@ -12,10 +12,19 @@ extern "C" __global__ void ntt_twiddles(Fr* tw, uint32_t count, Fr omega) {
   if (i < count) tw[i] = Fr::pow(omega, i);
 }
 
-/** v[i] := v[i]·c·g^i for i < n: the coset shift and the 1/n scaling of the inverse transforms. */
-extern "C" __global__ void fr_scale_powers(Fr* v, uint32_t n, Fr c, Fr g) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] = Fr::mul(v[i], Fr::mul(c, Fr::pow(g, i)));
+/**
+ * v[i] := v[i]·c·g^i for i < n: the coset shift and the 1/n scaling of the inverse transforms. Thread t of `stride`
+ * threads takes i = t, t + stride, ... (coalesced), with one pow for c·g^t and then one product by gs = g^stride per
+ * element.
+ */
+extern "C" __global__ void fr_scale_powers(Fr* v, uint32_t n, Fr c, Fr g, Fr gs, uint32_t stride) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= stride || t >= n) return;
+  Fr x = Fr::mul(c, Fr::pow(g, t));
+  for (uint32_t i = t; i < n; i += stride) {
+    v[i] = Fr::mul(v[i], x);
+    x = Fr::mul(x, gs);
+  }
 }
 
 /** The bit-reversal permutation of 2^logn elements. */
@@ -177,15 +186,16 @@ extern "C" __global__ void msm_accumulate(const G1Affine* bases, const uint32_t*
 }
 
 /**
- * One block per window: sum over b of (b+1)·bucket[b]. Thread j takes buckets [j·len, (j+1)·len) with a
- * running sum from the top (giving sum of (b - lo + 1)·bucket[b]), adds lo·(segment sum), then the block
- * adds its threads' results in a tree. Writes the window's sum as Jacobian x, y, z (blst_p1 layout).
+ * Bucket reduction, part one: segment j of window w (thread w·segments + j) covers buckets [j·len, (j+1)·len) and
+ * computes sum over its buckets of (b+1)·bucket[b]: a running sum from the top gives sum of (b - lo + 1)·bucket[b],
+ * plus lo·(segment sum). Many short segments keep the serial chain short (len + ~2·log2(lo) additions).
  */
-extern "C" __global__ void msm_reduce(const G1Xyzz* buckets, uint32_t per_window, uint32_t len, Fp* out) {
-  __shared__ G1Xyzz sh[128];
-  uint32_t w = blockIdx.x;
-  uint32_t j = threadIdx.x;
-  uint32_t lo = j * len;
+extern "C" __global__ void msm_reduce_segments(const G1Xyzz* buckets, uint32_t per_window, uint32_t segments, uint32_t len,
+                                               uint32_t windows, G1Xyzz* out) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= windows * segments) return;
+  uint32_t w = t / segments;
+  uint32_t lo = (t % segments) * len;
   const G1Xyzz* b = buckets + (size_t)w * per_window;
   G1Xyzz running = G1Xyzz::identity();
   G1Xyzz acc = G1Xyzz::identity();
@@ -194,10 +204,24 @@ extern "C" __global__ void msm_reduce(const G1Xyzz* buckets, uint32_t per_window
     acc.add(running);
   }
   if (lo != 0) acc.add(running.times(lo));
+  out[t] = acc;
+}
+
+/**
+ * Bucket reduction, part two: one block per window adds the window's segment sums (each thread `per_thread` of them,
+ * then a tree in shared memory) and writes the window's sum as Jacobian x, y, z (blst_p1 layout).
+ */
+extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t segments, uint32_t per_thread, Fp* out) {
+  __shared__ G1Xyzz sh[128];
+  uint32_t w = blockIdx.x;
+  uint32_t j = threadIdx.x;
+  const G1Xyzz* s = segs + (size_t)w * segments + (size_t)j * per_thread;
+  G1Xyzz acc = G1Xyzz::identity();
+  for (uint32_t k = 0; k < per_thread; k++) acc.add(s[k]);
   sh[j] = acc;
   __syncthreads();
-  for (uint32_t s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (j < s) sh[j].add(sh[j + s]);
+  for (uint32_t half = blockDim.x / 2; half > 0; half >>= 1) {
+    if (j < half) sh[j].add(sh[j + half]);
     __syncthreads();
   }
   if (j == 0) sh[0].to_jacobian(out + 3 * w);

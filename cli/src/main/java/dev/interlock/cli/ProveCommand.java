@@ -1,17 +1,24 @@
 package dev.interlock.cli;
 
+import dev.interlock.gpu.cuda.CudaDevice;
+import dev.interlock.gpu.cuda.KernelScratch;
+import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.impl.groth16.Circuit;
+import dev.interlock.impl.groth16.G1FixedBase;
 import dev.interlock.impl.groth16.KeyCache;
 import dev.interlock.impl.groth16.KeyFileException;
+import dev.interlock.impl.groth16.PartitionSizes;
 import dev.interlock.impl.groth16.Proof;
 import dev.interlock.impl.groth16.Verifier;
+import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.pipeline.ProvingWorkload;
+import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
@@ -68,6 +75,13 @@ final class ProveCommand implements Callable<Integer> {
   @Option(names = "--no-timeline", description = "Leave out the TIMELINE lines.")
   boolean noTimeline;
 
+  @Option(names = "--device", paramLabel = "KIND", description = "simulated (kernels on the CPU, default) or gpu (CUDA kernels and real VRAM on device 0).")
+  String device = "simulated";
+
+  @Option(names = "--gpu-budget", paramLabel = "SIZE", description = "With --device gpu: the VRAM left to the run, e.g. 1GiB (default: the design's vram). "
+      + "A ballast takes the rest of the card, so out-of-memory is the driver's.")
+  String gpuBudget;
+
   @Override
   public Integer call() {
     int logN = logN(n);
@@ -93,10 +107,54 @@ final class ProveCommand implements Callable<Integer> {
     }
     long s = seed != null ? seed : System.currentTimeMillis();
     PrintWriter out = spec.commandLine().getOut();
+    try (Device dev = openDevice(d, r, circuit, out)) {
+      return prove(d, r, circuit, s, logN, dev, out);
+    }
+  }
+
+  /** The device the run uses: a SimulatedDevice of the design's vram, or the GPU with a budget and kernel scratch. */
+  private Device openDevice(Design d, String r, Circuit circuit, PrintWriter out) {
+    switch (device) {
+      case "simulated":
+        if (gpuBudget != null) {
+          throw new CliError("--gpu-budget needs --device gpu");
+        }
+        return new SimulatedDevice(d.vram());
+      case "gpu":
+        long budget = d.vram();
+        if (gpuBudget != null) {
+          try {
+            budget = Sizes.parseOrThrow(gpuBudget);
+          } catch (IllegalArgumentException e) {
+            throw new CliError("--gpu-budget: " + e.getMessage());
+          }
+        }
+        CudaDevice.unavailable().ifPresent(why -> {
+          throw new CliError("--device gpu: " + why);
+        });
+        int threads = d.role(r).orElseThrow().threads();
+        KernelScratch scratch = new KernelScratch(circuit.logN(), Math.max(circuit.size(), circuit.numVariables()), threads);
+        CudaDevice gpu;
+        try {
+          gpu = CudaDevice.open(budget, scratch);
+        } catch (IllegalStateException e) {
+          throw new CliError("--device gpu: " + e.getMessage());
+        }
+        long partition = PartitionSizes.of(circuit).totalBytes();
+        out.printf(Locale.ROOT, "gpu       %s, budget %s (one partition needs %s: %s), kernel scratch outside it: %s%n", gpu.name(),
+            Sizes.format(budget), mib(partition), partition <= budget ? "fits" : "does NOT fit", scratch);
+        return gpu;
+      default:
+        throw new CliError("--device must be simulated or gpu, got '" + device + "'");
+    }
+  }
+
+  private int prove(Design d, String r, Circuit circuit, long s, int logN, Device dev, PrintWriter out) {
     long t0 = System.nanoTime();
     KeyCache.Entry entry;
+    G1FixedBase fixedBase = dev instanceof CudaDevice gpu ? scalars -> gpu.fixedBaseMul(G1.generator(), scalars) : G1FixedBase.CPU;
     try {
-      entry = KeyCache.loadOrCreate(keys, circuit, 1);
+      entry = KeyCache.loadOrCreate(keys, circuit, 1, fixedBase);
     } catch (KeyFileException e) {
       throw new CliError(e.getMessage());
     }
@@ -111,11 +169,9 @@ final class ProveCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "request   %d partitions, seed %d (rerun: --seed %d); design %s, %s%n", partitions, s, s, d.name(),
         CheckCommand.parameters(d));
     RunReport report;
-    try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
-      report = new Engine(device, StepGate.FREE).start(d, designFile.toString(),
-          role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : dev.interlock.impl.pipeline.Workload.NONE),
-          Map.of(r, parts)).await();
-    }
+    report = new Engine(dev, StepGate.FREE).start(d, designFile.toString(),
+        role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
+        Map.of(r, parts)).await();
     if (!noTimeline) {
       for (Event e : report.events()) {
         out.printf(Locale.ROOT, "TIMELINE %10.3f ms  %-34s job %-3d %s%n", e.nanos() / 1e6, label(e), e.job(), e.thread());
@@ -148,14 +204,40 @@ final class ProveCommand implements Callable<Integer> {
         problems.add("partition " + j.job().id() + " produced no proof");
       }
     }
+    long capacity = report.memory().capacity();
     out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); one partition needs %s staged + %s scratch by formula%n",
-        mib(report.memory().peakUsed()), Sizes.format(d.vram()), report.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
+        mib(report.memory().peakUsed()), Sizes.format(capacity), report.memory().peakUsed() <= capacity ? "within vram" : "OVER vram",
         mib(workload.stagedBytes()), mib(workload.scratchBytes()));
-    out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute%n", report.seconds(), produced / report.seconds() * 60);
+    out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute, kernel steps busy %.1f%% of the wall (union of kernel intervals)%n",
+        report.seconds(), produced / report.seconds() * 60, 100 * kernelBusy(report));
     problems.forEach(p -> out.printf(Locale.ROOT, "problem   %s%n", p));
     out.printf(Locale.ROOT, "%d/%d proofs verified%n", verified, partitions);
     out.flush();
     return verified == partitions ? 0 : 1;
+  }
+
+  /** The fraction of the run's wall time in which at least one kernel step was running (from the events). */
+  static double kernelBusy(RunReport report) {
+    List<Event> events = report.events();
+    if (events.isEmpty() || report.seconds() <= 0) {
+      return 0;
+    }
+    int running = 0;
+    long busy = 0;
+    long since = 0;
+    for (Event e : events) {
+      if (!e.step().startsWith("kernel ") || e.phase().isEmpty()) {
+        continue;
+      }
+      if (e.phase().get() == Phase.BEGIN) {
+        if (running++ == 0) {
+          since = e.nanos();
+        }
+      } else if (running > 0 && --running == 0) {
+        busy += e.nanos() - since;
+      }
+    }
+    return Math.min(1.0, busy / (report.seconds() * 1e9));
   }
 
   private static String label(Event e) {

@@ -40,6 +40,7 @@ final class Kernels {
   static final int FIXED_BASE_WINDOWS = (Fr.BITS + FIXED_BASE_WINDOW - 1) / FIXED_BASE_WINDOW;
   private static final int NTT_BLOCK_LOG = 10;
   private static final int THREADS = 256;
+  private static final int SCALE_THREADS = 1 << 16;
 
   private final CUfunction twiddles = new CUfunction();
   private final CUfunction scalePowers = new CUfunction();
@@ -51,7 +52,8 @@ final class Kernels {
   private final CUfunction scanBlock = new CUfunction();
   private final CUfunction scanAdd = new CUfunction();
   private final CUfunction msmAccumulate = new CUfunction();
-  private final CUfunction msmReduce = new CUfunction();
+  private final CUfunction msmReduceSegments = new CUfunction();
+  private final CUfunction msmReduceWindows = new CUfunction();
   private final CUfunction fixedBase = new CUfunction();
   private final CUfunction frMul = new CUfunction();
   private final CUfunction fpMul = new CUfunction();
@@ -69,7 +71,8 @@ final class Kernels {
     get(module, scanBlock, "scan_block");
     get(module, scanAdd, "scan_add");
     get(module, msmAccumulate, "msm_accumulate");
-    get(module, msmReduce, "msm_reduce");
+    get(module, msmReduceSegments, "msm_reduce_segments");
+    get(module, msmReduceWindows, "msm_reduce_windows");
     get(module, fixedBase, "g1_fixed_base");
     get(module, frMul, "fr_mul_vec");
     get(module, fpMul, "fp_mul_vec");
@@ -155,9 +158,10 @@ final class Kernels {
     }
   }
 
-  /** v[i] := v[i]·c·g^i. */
+  /** v[i] := v[i]·c·g^i, by {@value #SCALE_THREADS} threads (or n, if fewer) striding over v. */
   private void scale(CUdeviceptr v, int n, FrElement c, FrElement g, CUstream s) {
-    launch(scalePowers, blocks(n), THREADS, s, v, n, fr(c), fr(g));
+    int stride = Math.min(n, SCALE_THREADS);
+    launch(scalePowers, blocks(stride), THREADS, s, v, n, fr(c), fr(g), fr(g.pow(stride)), stride);
   }
 
   // ------------------------------------------------------------------------------------------- MSM
@@ -169,6 +173,7 @@ final class Kernels {
     CUdeviceptr cursors = scratch.withByteOffset(p.cursorsAt());
     CUdeviceptr sums = scratch.withByteOffset(p.sumsAt());
     CUdeviceptr buckets = scratch.withByteOffset(p.bucketsAt());
+    CUdeviceptr segmentSums = scratch.withByteOffset(p.segmentSumsAt());
     CUdeviceptr windowSums = scratch.withByteOffset(p.windowSumsAt());
     int counters = p.keys() + 1;
     CudaDevice.check(cuMemsetD32Async(offsets, 0, counters, s), "cuMemsetD32Async");
@@ -180,7 +185,11 @@ final class Kernels {
     CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
     launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), cursors, entries);
     launch(msmAccumulate, (p.keys() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), buckets);
-    launch(msmReduce, p.windows(), p.reduceThreads(), s, buckets, p.buckets(), p.buckets() / p.reduceThreads(), windowSums);
+    int segments = p.windows() * p.segments();
+    launch(msmReduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
+        p.windows(), segmentSums);
+    int threads = p.windowThreads();
+    launch(msmReduceWindows, p.windows(), threads, s, segmentSums, p.segments(), p.segments() / threads, windowSums);
   }
 
   /** The MSM's result from its window sums (read from scratch after the stream is synchronized): Σ 2^(c·w)·W_w. */

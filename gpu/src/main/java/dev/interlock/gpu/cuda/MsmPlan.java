@@ -2,8 +2,8 @@ package dev.interlock.gpu.cuda;
 
 /**
  * How kernels.cu runs a G1 MSM of n points, and the scratch it needs: c-bit signed-digit windows, {@code windows =
- * ceil(256 / c)} so the last carry is always zero, {@code buckets = 2^(c-1)} per window, and {@code reduceThreads}
- * threads per window in the bucket reduction.
+ * ceil(256 / c)} so the last carry is always zero, {@code buckets = 2^(c-1)} per window, reduced in {@code
+ * segments} segments per window (then summed by {@link #windowThreads()} threads per window).
  *
  * <p>c is one of 4, 8, 13 and 16, whose top window holds 3, 7, 8 and 15 bits of a 255-bit scalar. Other widths leave
  * the top window nearly empty (c = 15: 0 bits, so every carry lands in one bucket, which one thread then sums: an MSM
@@ -11,18 +11,18 @@ package dev.interlock.gpu.cuda;
  *
  * <p>Scratch, all 4-byte aligned, in this order: entries (windows·n sorted digit entries, 4 bytes each), offsets and
  * cursors (windows·buckets + 1 counters each), scan block sums (1024), buckets (windows·buckets XYZZ points of 192
- * bytes), window sums (windows Jacobian points of 144 bytes).
+ * bytes), segment sums (windows·segments XYZZ points), window sums (windows Jacobian points of 144 bytes).
  */
-record MsmPlan(int n, int c, int windows, int buckets, int reduceThreads) {
+record MsmPlan(int n, int c, int windows, int buckets, int segments) {
   static final int XYZZ_BYTES = 4 * 48;
   static final int JACOBIAN_BYTES = 3 * 48;
   static final int SCAN_BLOCKS = 1024;
 
   MsmPlan {
     if (n < 1 || c < 4 || c > 16 || windows * c < 256 || buckets != 1 << (c - 1)
-        || reduceThreads < 1 || buckets % reduceThreads != 0 || Integer.bitCount(reduceThreads) != 1) {
+        || segments < 1 || buckets % segments != 0 || Integer.bitCount(segments) != 1) {
       throw new IllegalArgumentException("inconsistent MSM plan: n=" + n + " c=" + c + " windows=" + windows
-          + " buckets=" + buckets + " reduceThreads=" + reduceThreads);
+          + " buckets=" + buckets + " segments=" + segments);
     }
   }
 
@@ -34,7 +34,7 @@ record MsmPlan(int n, int c, int windows, int buckets, int reduceThreads) {
     int log = 31 - Integer.numberOfLeadingZeros(n);
     int c = log >= 17 ? 16 : log >= 12 ? 13 : log >= 7 ? 8 : 4;
     int buckets = 1 << (c - 1);
-    return new MsmPlan(n, c, (256 + c - 1) / c, buckets, Math.min(128, buckets));
+    return new MsmPlan(n, c, (256 + c - 1) / c, buckets, Math.min(1024, buckets));
   }
 
   /** Bucket keys (windows·buckets); the offsets array has one more slot for the total. */
@@ -66,8 +66,17 @@ record MsmPlan(int n, int c, int windows, int buckets, int reduceThreads) {
     return sumsAt() + SCAN_BLOCKS * 4;
   }
 
-  long windowSumsAt() {
+  long segmentSumsAt() {
     return bucketsAt() + (long) keys() * XYZZ_BYTES;
+  }
+
+  long windowSumsAt() {
+    return segmentSumsAt() + (long) windows * segments * XYZZ_BYTES;
+  }
+
+  /** Threads per window adding the segment sums (a power of two up to 128: the shared-memory tree). */
+  int windowThreads() {
+    return Math.min(128, segments);
   }
 
   /** Bytes of scratch this plan uses. */
@@ -82,7 +91,7 @@ record MsmPlan(int n, int c, int windows, int buckets, int reduceThreads) {
       MsmPlan p = of(1 << log);
       // a plan chosen for 2^log serves sizes up to 2^(log+1) - 1 (or maxN), with the same c
       int largest = (int) Math.min(maxN, (2L << log) - 1);
-      most = Math.max(most, new MsmPlan(largest, p.c, p.windows, p.buckets, p.reduceThreads).scratchBytes());
+      most = Math.max(most, new MsmPlan(largest, p.c, p.windows, p.buckets, p.segments).scratchBytes());
     }
     return most;
   }

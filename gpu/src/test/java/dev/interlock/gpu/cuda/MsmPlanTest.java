@@ -13,7 +13,8 @@ class MsmPlanTest {
       assertThat(p.windows() * p.c()).isGreaterThanOrEqualTo(256);
       int topBits = 255 - p.c() * (p.windows() - 1);
       assertThat(topBits).as("bits of the top window at 2^%d (c=%d)", log, p.c()).isGreaterThanOrEqualTo(Math.min(p.c() - 1, 7));
-      assertThat(p.buckets() % p.reduceThreads()).isZero();
+      assertThat(p.buckets() % p.segments()).isZero();
+      assertThat(p.segments() % p.windowThreads()).isZero();
     }
   }
 

@@ -43,6 +43,11 @@ public final class KeyCache {
    * {@code <name>.invalid} (replacing an older one) and logged, never silently lost.
    */
   public static Entry loadOrCreate(Path dir, Circuit circuit, long setupSeed) throws KeyFileException {
+    return loadOrCreate(dir, circuit, setupSeed, G1FixedBase.CPU);
+  }
+
+  /** {@link #loadOrCreate(Path, Circuit, long)}, generating with the G1 fixed-base multiplications of {@code g1}. */
+  public static Entry loadOrCreate(Path dir, Circuit circuit, long setupSeed, G1FixedBase g1) throws KeyFileException {
     Objects.requireNonNull(dir, "dir");
     Objects.requireNonNull(circuit, "circuit");
     Path file = dir.resolve(fileName(circuit.params()));
@@ -61,7 +66,7 @@ public final class KeyCache {
         outcome = Outcome.REPLACED_INVALID;
       }
     }
-    Keys keys = Setup.generate(circuit, new SplittableRandom(setupSeed));
+    Keys keys = Setup.generate(circuit, new SplittableRandom(setupSeed), g1);
     try {
       KeyFile.writeNew(file, keys);
     } catch (KeyFileException e) {

@@ -23,7 +23,13 @@ public final class Setup {
 
   /** Draws the toxic waste from rng (τ outside H, the others non-zero) and builds the keys. */
   public static Keys generate(Circuit circuit, RandomGenerator rng) {
+    return generate(circuit, rng, G1FixedBase.CPU);
+  }
+
+  /** {@link #generate(Circuit, RandomGenerator)} with the G1 fixed-base multiplications done by {@code g1}. */
+  public static Keys generate(Circuit circuit, RandomGenerator rng, G1FixedBase g1) {
     Objects.requireNonNull(circuit, "circuit");
+    Objects.requireNonNull(g1, "g1");
     Objects.requireNonNull(rng, "rng");
     Domain domain = Domain.of(circuit.logN());
     FrElement tau;
@@ -34,7 +40,7 @@ public final class Setup {
     FrElement beta = nonZero(rng);
     FrElement gamma = nonZero(rng);
     FrElement delta = nonZero(rng);
-    return generate(circuit, tau, alpha, beta, gamma, delta);
+    return generate(circuit, tau, alpha, beta, gamma, delta, g1);
   }
 
   private static FrElement nonZero(RandomGenerator rng) {
@@ -48,6 +54,11 @@ public final class Setup {
   /** The keys for explicit toxic waste (τ must lie outside the domain, the others non-zero). */
   static Keys generate(Circuit circuit, FrElement tau, FrElement alpha, FrElement beta, FrElement gamma,
       FrElement delta) {
+    return generate(circuit, tau, alpha, beta, gamma, delta, G1FixedBase.CPU);
+  }
+
+  private static Keys generate(Circuit circuit, FrElement tau, FrElement alpha, FrElement beta, FrElement gamma,
+      FrElement delta, G1FixedBase g1) {
     int n = circuit.size();
     int m = circuit.numVariables();
     int p = circuit.publicInputs();
@@ -88,7 +99,6 @@ public final class Setup {
       Fr.mul(hScalars, i - 1, tauV, 0, hScalars, i);
     }
 
-    FixedBase<G1> g1 = FixedBase.g1();
     FixedBase<G2> g2 = FixedBase.g2();
     G1 alphaG1 = G1.generator().mul(alpha.toBigInteger());
     G1 betaG1 = G1.generator().mul(beta.toBigInteger());
@@ -96,12 +106,12 @@ public final class Setup {
     G1 deltaG1 = G1.generator().mul(delta.toBigInteger());
     G2 deltaG2 = G2.generator().mul(delta.toBigInteger());
     G2 gammaG2 = G2.generator().mul(gamma.toBigInteger());
-    List<G1> aQuery = List.of(g1.mulAll(u, G1[]::new));
-    List<G1> bG1Query = List.of(g1.mulAll(v, G1[]::new));
+    List<G1> aQuery = List.of(g1.mulAll(u));
+    List<G1> bG1Query = List.of(g1.mulAll(v));
     List<G2> bG2Query = List.of(g2.mulAll(v, G2[]::new));
-    List<G1> hQuery = List.of(g1.mulAll(hScalars, G1[]::new));
-    List<G1> lQuery = List.of(g1.mulAll(lScalars, G1[]::new));
-    List<G1> ic = List.of(g1.mulAll(icScalars, G1[]::new));
+    List<G1> hQuery = List.of(g1.mulAll(hScalars));
+    List<G1> lQuery = List.of(g1.mulAll(lScalars));
+    List<G1> ic = List.of(g1.mulAll(icScalars));
     ProvingKey pk = new ProvingKey(circuit.params(), alphaG1, betaG1, betaG2, deltaG1, deltaG2, aQuery, bG1Query,
         bG2Query, hQuery, lQuery);
     VerifyingKey vk = new VerifyingKey(alphaG1, betaG2, gammaG2, deltaG2, ic);

@@ -1,0 +1,84 @@
+"""Generates the PTX carry-chain specializations for Field<P>::mul (N = 8, 12)."""
+# Writes the FieldAsm<N> specializations of gpu/src/main/cuda/field.cuh (paste its output there); ptx_model.py checks the file.
+import sys
+
+def chains(N, X, Y, top_even):
+    # t += x·y as two carry chains, products of even limbs then of odd limbs; the lo and hi halves of one
+    # product are adjacent in a chain, so ptxas can fuse each pair into one wide multiply-add
+    ins = []
+    for par in (0, 1):
+        js = list(range(par, N, 2))
+        for k, j in enumerate(js):
+            first, last = k == 0, k == len(js) - 1
+            ins.append(("mad.lo.cc.u32" if first else "madc.lo.cc.u32", j, X(j), Y(j), j))
+            ins.append(("madc.hi.u32" if (last and par == 1) else "madc.hi.cc.u32", j + 1, X(j), Y(j), j + 1))
+        if par == 0:
+            ins.append(top_even)
+    return ins
+
+def mul_row(N):
+    # operands: t0..tN = %0..%N (tN = 0 on entry), a0..a(N-1) = %(N+1)..%(2N), b = %(2N+1)
+    return chains(N, lambda j: N + 1 + j, lambda j: 2 * N + 1, ("addc.u32", N, "0", "0"))
+
+def reduce_row(N):
+    # operands: t0..tN = %0..%N, m = %(N+1), p0..p(N-1) = %(N+2)..%(2N+1)
+    return chains(N, lambda j: N + 1, lambda j: N + 2 + j, ("addc.u32", N, N, "0"))
+
+def sub_mod(N):
+    # operands: d0..d(N-1) = %0..%(N-1) (in: t, out: t - p), mask = %N, p = %(N+1)..%(2N)
+    Pm = lambda j: N + 1 + j
+    ins = [("sub.cc.u32", 0, 0, Pm(0))]
+    ins += [("subc.cc.u32", j, j, Pm(j)) for j in range(1, N)]
+    ins += [("subc.u32", N, "0", "0")]
+    return ins
+
+def text(ins, per_line=3):
+    fmt = lambda x: str(x) if isinstance(x, str) else "%" + str(x)
+    lines = ["%s %s;" % (i[0], ", ".join(fmt(x) for x in i[1:])) for i in ins]
+    out = []
+    for k in range(0, len(lines), per_line):
+        out.append('"' + " ".join(lines[k:k + per_line]) + '\\n\\t"')
+    return out
+
+def wrap(head, items, width=110):
+    lines, cur = [], head
+    for k, it in enumerate(items):
+        piece = it + ("," if k < len(items) - 1 else "")
+        if len(cur) + len(piece) + 1 > width and cur.strip() not in (":", ""):
+            lines.append(cur.rstrip()); cur = " " * len(head)
+        cur += piece + " "
+    lines.append(cur.rstrip())
+    return "\n".join(lines)
+
+def cpp(N):
+    I = "        "
+    t_rw = ['"+r"(t[%d])' % j for j in range(N + 1)]
+    s = []
+    s.append("template <>\nstruct FieldAsm<%d> {" % N)
+    s.append("  /** t[0..%d] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain. */" % N)
+    s.append("  __device__ __forceinline__ static void mul_row(uint32_t* t, const uint32_t* a, uint32_t b) {")
+    s.append("    asm(" + ("\n" + I).join(text(mul_row(N))))
+    s.append(wrap(I + ": ", t_rw))
+    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b)']) + ");")
+    s.append("  }")
+    s.append("  /** t[0..%d] += m·modulus (t[0] becomes 0; the caller shifts the limbs down). */" % N)
+    s.append("  template <class P>")
+    s.append("  __device__ __forceinline__ static void reduce_row(uint32_t* t, uint32_t m) {")
+    s.append("    asm(" + ("\n" + I).join(text(reduce_row(N))))
+    s.append(wrap(I + ": ", t_rw))
+    s.append(wrap(I + ": ", ['"r"(m)'] + ['"r"(P::mod(%d))' % j for j in range(N)]) + ");")
+    s.append("  }")
+    s.append("  /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */")
+    s.append("  template <class P>")
+    s.append("  __device__ __forceinline__ static uint32_t sub_mod(uint32_t* d) {")
+    s.append("    uint32_t mask;")
+    s.append("    asm(" + ("\n" + I).join(text(sub_mod(N))))
+    s.append(wrap(I + ": ", ['"+r"(d[%d])' % j for j in range(N)] + ['"=r"(mask)']))
+    s.append(wrap(I + ": ", ['"r"(P::mod(%d))' % j for j in range(N)]) + ");")
+    s.append("    return mask;")
+    s.append("  }")
+    s.append("};")
+    return "\n".join(s)
+
+if __name__ == "__main__":
+    print(cpp(8)); print(); print(cpp(12))
