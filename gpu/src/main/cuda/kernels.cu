@@ -169,20 +169,103 @@ extern "C" __global__ void scan_add(uint32_t* data, uint32_t len, const uint32_t
   if (i < len) data[i] += sums[blockIdx.x];
 }
 
-/** buckets[k] = the sum of bucket k's points (entries offs[k]..offs[k+1]), negated where the digit was. */
+/**
+ * Bucket accumulation in equal chunks, so that a bucket holding many points (skewed scalars: a witness full of 1s)
+ * is summed by many threads. Thread t takes sorted entries [t·len, (t+1)·len): each run of one bucket that lies
+ * wholly in the chunk is that bucket's sum (written to buckets, which start as the identity); the runs cut by the
+ * chunk's ends are partial and go, with their keys, to slots 2t (first run) and 2t+1 (last run), identity where the
+ * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
+ * the key `keys` (past every bucket).
+ */
+/** A bucket's run of chunk t: its whole sum into the bucket, or a partial sum into the chunk's first or last slot. */
+__device__ __forceinline__ void flush_run(uint32_t k, const G1Xyzz& acc, bool cut_before, bool cut_after, uint32_t t,
+                                          G1Xyzz* buckets, G1Xyzz* slot_vals) {
+  if (!cut_before && !cut_after) {
+    buckets[k] = acc;
+  } else if (cut_before) {
+    slot_vals[2 * t] = acc;
+  } else {
+    slot_vals[2 * t + 1] = acc;
+  }
+}
+
 extern "C" __global__ void msm_accumulate(const G1Affine* bases, const uint32_t* entries, const uint32_t* offs,
-                                          uint32_t count, G1Xyzz* buckets) {
-  uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= count) return;
+                                          uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
+                                          uint32_t* slot_keys, G1Xyzz* slot_vals) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  uint32_t total = offs[keys];
+  uint32_t start = t * len;
+  slot_vals[2 * t] = G1Xyzz::identity();
+  slot_vals[2 * t + 1] = G1Xyzz::identity();
+  if (start >= total) {
+    slot_keys[2 * t] = keys;
+    slot_keys[2 * t + 1] = keys;
+    return;
+  }
+  uint32_t end = min(start + len, total);
+  uint32_t lo = 0, hi = keys;  // the last key whose entries begin at or before start
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (offs[mid] <= start) lo = mid; else hi = mid;
+  }
+  uint32_t k = lo;
+  slot_keys[2 * t] = k;
+  // one addition per entry in lockstep across the warp (all chunks are equally long); a run's end only flushes
+  uint32_t run_end = offs[k + 1];
   G1Xyzz acc = G1Xyzz::identity();
-  uint32_t end = offs[k + 1];
-  for (uint32_t e = offs[k]; e < end; e++) {
+  for (uint32_t e = start; e < end; e++) {
+    if (e == run_end) {
+      flush_run(k, acc, offs[k] < start, false, t, buckets, slot_vals);
+      acc = G1Xyzz::identity();
+      do k++; while (offs[k + 1] <= e);  // skip empty buckets
+      run_end = offs[k + 1];
+    }
     uint32_t entry = entries[e];
     G1Affine p = bases[entry & 0x7fffffffu];
     if (entry >> 31) p.y = Fp::neg(p.y);
     acc.add(p);
   }
-  buckets[k] = acc;
+  flush_run(k, acc, offs[k] < start, offs[k + 1] > end, t, buckets, slot_vals);
+  slot_keys[2 * t + 1] = k;
+}
+
+/**
+ * Adds partial bucket sums: slots (keys sorted, `keys` meaning none) in chunks of len, as msm_accumulate does with
+ * entries: a key's run wholly inside the chunk (no neighbour slot outside it has the key) is added to its bucket;
+ * runs cut by the chunk's ends go to out slots 2t and 2t+1. One launch with a single chunk finishes the job.
+ */
+extern "C" __global__ void msm_combine(const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
+                                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys,
+                                       G1Xyzz* out_vals) {
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  uint32_t start = t * len;
+  uint32_t end = min(start + len, count);
+  if (out_keys != nullptr) {
+    out_vals[2 * t] = G1Xyzz::identity();
+    out_vals[2 * t + 1] = G1Xyzz::identity();
+    uint32_t first = start < count ? in_keys[start] : keys;
+    out_keys[2 * t] = first;
+    out_keys[2 * t + 1] = start < count ? in_keys[end - 1] : keys;
+  }
+  uint32_t e = start;
+  while (e < end) {
+    uint32_t k = in_keys[e];
+    G1Xyzz acc = G1Xyzz::identity();
+    uint32_t run_start = e;
+    for (; e < end && in_keys[e] == k; e++) acc.add(in_vals[e]);
+    if (k >= keys) continue;
+    bool cut_before = run_start == start && start > 0 && in_keys[start - 1] == k;
+    bool cut_after = e == end && end < count && in_keys[end] == k;
+    if (!cut_before && !cut_after) {
+      buckets[k].add(acc);
+    } else if (cut_before) {
+      out_vals[2 * t] = acc;
+    } else {
+      out_vals[2 * t + 1] = acc;
+    }
+  }
 }
 
 /**

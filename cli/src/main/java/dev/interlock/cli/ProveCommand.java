@@ -210,6 +210,10 @@ final class ProveCommand implements Callable<Integer> {
         mib(workload.stagedBytes()), mib(workload.scratchBytes()));
     out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute, kernel steps busy %.1f%% of the wall (union of kernel intervals)%n",
         report.seconds(), produced / report.seconds() * 60, 100 * kernelBusy(report));
+    if (dev instanceof CudaDevice gpu) {
+      out.printf(Locale.ROOT, "gpu busy  %.3f s of NTT and MSM kernels (device events) in %.3f s wall: %.1f%%%n", gpu.kernelSeconds(),
+          report.seconds(), 100 * gpu.kernelSeconds() / report.seconds());
+    }
     problems.forEach(p -> out.printf(Locale.ROOT, "problem   %s%n", p));
     out.printf(Locale.ROOT, "%d/%d proofs verified%n", verified, partitions);
     out.flush();

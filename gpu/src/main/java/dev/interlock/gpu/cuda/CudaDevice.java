@@ -3,6 +3,10 @@ package dev.interlock.gpu.cuda;
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
@@ -47,10 +51,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
@@ -86,6 +92,7 @@ public final class CudaDevice implements Device {
   private final List<Staging> stagings = new ArrayList<>();
   private final Map<Long, Allocation> live = new LinkedHashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
+  private final LongAdder kernelNanos = new LongAdder();
   private long liveBytes;
   private long peakUsed;
   private long nextId = 1;
@@ -503,14 +510,16 @@ public final class CudaDevice implements Device {
     }
     CUstream s = bind();
     Allocation a = startKernel(owner, "ntt", List.of(data)).get(0);
+    CUevent started;
     try {
       requireFits(data, at * SCALAR_BYTES, (1L << logN) * SCALAR_BYTES, "an NTT of 2^" + logN);
+      started = mark(s);
       kernels.ntt(a.ptr().withByteOffset(at * SCALAR_BYTES), logN, kind, twiddles, scratch.maxLogN(), s);
     } catch (RuntimeException e) {
       endKernel();
       throw e;
     }
-    return new StreamRun("ntt", s, () -> {});
+    return new StreamRun("ntt", s, started, () -> {});
   }
 
   @Override
@@ -531,7 +540,7 @@ public final class CudaDevice implements Device {
     G1[] result = new G1[1];
     if (count == 0) {
       result[0] = G1.identity();
-      return msmRun(new StreamRun("msm", s, () -> {}), result);
+      return msmRun(new StreamRun("msm", s, null, () -> {}), result);
     }
     MsmPlan plan = MsmPlan.of(count);
     CUdeviceptr arena;
@@ -542,8 +551,9 @@ public final class CudaDevice implements Device {
       endKernel();
       throw e;
     }
+    CUevent started = mark(s);
     kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s);
-    return msmRun(new StreamRun("msm", s, () -> {
+    return msmRun(new StreamRun("msm", s, started, () -> {
       try {
         long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
         download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
@@ -552,6 +562,22 @@ public final class CudaDevice implements Device {
         releaseArena(arena);
       }
     }), result);
+  }
+
+  /** A new event recorded on s now. */
+  private static CUevent mark(CUstream s) {
+    CUevent e = new CUevent();
+    check(cuEventCreate(e, 0), "cuEventCreate");
+    check(cuEventRecord(e, s), "cuEventRecord");
+    return e;
+  }
+
+  /**
+   * Device time of the NTT and MSM kernels so far (device events around each launch sequence, summed over all
+   * streams, so kernels of two workers running at once count twice): with a run's wall time, how busy the GPU was.
+   */
+  public double kernelSeconds() {
+    return kernelNanos.sum() / 1e9;
   }
 
   private static MsmRun msmRun(KernelRun run, G1[] result) {
@@ -591,12 +617,17 @@ public final class CudaDevice implements Device {
   private final class StreamRun implements KernelRun {
     private final String name;
     private final CUstream s;
+    private final CUevent started;
+    private final CUevent stopped;
     private final Runnable atEnd;
     private boolean done;
 
-    StreamRun(String name, CUstream s, Runnable atEnd) {
+    /** Work enqueued on s since the event {@code started} (null: nothing was enqueued). */
+    StreamRun(String name, CUstream s, CUevent started, Runnable atEnd) {
       this.name = name;
       this.s = s;
+      this.started = started;
+      this.stopped = started == null ? null : mark(s);
       this.atEnd = atEnd;
     }
 
@@ -614,6 +645,13 @@ public final class CudaDevice implements Device {
       try {
         bind();
         check(cuStreamSynchronize(s), "cuStreamSynchronize(" + name + ")");
+        if (started != null) {
+          float[] ms = new float[1];
+          check(cuEventElapsedTime(ms, started, stopped), "cuEventElapsedTime");
+          kernelNanos.add((long) (ms[0] * 1e6));
+          cuEventDestroy(started);
+          cuEventDestroy(stopped);
+        }
         atEnd.run();
       } finally {
         endKernel();

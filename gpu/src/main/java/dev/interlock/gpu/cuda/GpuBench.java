@@ -157,6 +157,19 @@ public final class GpuBench {
       table.add(row("msm g1 (c=" + plan.c() + ")", log, t));
       System.out.println(table.get(table.size() - 1));
     }
+    // a boolean witness (every scalar 0 or 1, as in circuits of bits): all points of a window in one bucket
+    long[] bits = Fr.newVector(1 << to);
+    for (int i = 0; i < 1 << to; i++) {
+      if (rng.nextBoolean()) {
+        Fr.setOne(bits, i);
+      }
+    }
+    gpu.writeScalars(sc, 0, bits);
+    MsmPlan plan = MsmPlan.of(1 << to);
+    check(gpu.msmOf(b, sc, 1 << to).equals(foldedCpuMsm(bases, bits, 1 << to)), "MSM of 0/1 scalars vs CPU at 2^" + to);
+    double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
+    table.add(row("msm g1 0/1 scalars", to, t));
+    System.out.println(table.get(table.size() - 1));
     gpu.free(b);
     gpu.free(sc);
   }

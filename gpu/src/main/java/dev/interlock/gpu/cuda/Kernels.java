@@ -52,6 +52,7 @@ final class Kernels {
   private final CUfunction scanBlock = new CUfunction();
   private final CUfunction scanAdd = new CUfunction();
   private final CUfunction msmAccumulate = new CUfunction();
+  private final CUfunction msmCombine = new CUfunction();
   private final CUfunction msmReduceSegments = new CUfunction();
   private final CUfunction msmReduceWindows = new CUfunction();
   private final CUfunction fixedBase = new CUfunction();
@@ -71,6 +72,7 @@ final class Kernels {
     get(module, scanBlock, "scan_block");
     get(module, scanAdd, "scan_add");
     get(module, msmAccumulate, "msm_accumulate");
+    get(module, msmCombine, "msm_combine");
     get(module, msmReduceSegments, "msm_reduce_segments");
     get(module, msmReduceWindows, "msm_reduce_windows");
     get(module, fixedBase, "g1_fixed_base");
@@ -184,7 +186,21 @@ final class Kernels {
     launch(scanAdd, scanBlocks, 1024, s, offsets, counters, sums);
     CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
     launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), cursors, entries);
-    launch(msmAccumulate, (p.keys() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), buckets);
+    CudaDevice.check(cuMemsetD32Async(buckets, 0, (long) p.keys() * MsmPlan.XYZZ_BYTES / 4, s), "cuMemsetD32Async");
+    CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
+    CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};
+    launch(msmAccumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), p.chunk(), p.chunkThreads(),
+        buckets, slotKeys[0], slotVals[0]);
+    int in = 0;
+    int count = p.slotsA();
+    while (count > MsmPlan.COMBINE) {
+      int threads = (count + MsmPlan.COMBINE - 1) / MsmPlan.COMBINE;
+      launch(msmCombine, (threads + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(), threads,
+          buckets, slotKeys[1 - in], slotVals[1 - in]);
+      count = 2 * threads;
+      in = 1 - in;
+    }
+    launch(msmCombine, 1, 1, s, slotKeys[in], slotVals[in], count, count, p.keys(), 1, buckets, new CUdeviceptr(), new CUdeviceptr());
     int segments = p.windows() * p.segments();
     launch(msmReduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
         p.windows(), segmentSums);

@@ -9,14 +9,21 @@ package dev.interlock.gpu.cuda;
  * the top window nearly empty (c = 15: 0 bits, so every carry lands in one bucket, which one thread then sums: an MSM
  * of 2^18 points took 2.3 s at c = 15 against 41 ms for 2^19 at c = 16 on an H200).
  *
- * <p>Scratch, all 4-byte aligned, in this order: entries (windows·n sorted digit entries, 4 bytes each), offsets and
- * cursors (windows·buckets + 1 counters each), scan block sums (1024), buckets (windows·buckets XYZZ points of 192
- * bytes), segment sums (windows·segments XYZZ points), window sums (windows Jacobian points of 144 bytes).
+ * <p>Buckets are summed in {@link #chunkThreads()} equal chunks of {@link #chunk()} sorted entries (at most 2^19
+ * threads), whatever the scalars, and partial sums are combined in rounds of {@value #COMBINE} slots.
+ *
+ * <p>Scratch, each part aligned to 256 bytes, in this order: entries (windows·n sorted digit entries, 4 bytes each),
+ * offsets and cursors (windows·buckets + 1 counters each), scan block sums (1024), buckets (windows·buckets XYZZ points
+ * of 192 bytes), segment sums (windows·segments XYZZ points), window sums (windows Jacobian points of 144 bytes), and
+ * two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values).
  */
 record MsmPlan(int n, int c, int windows, int buckets, int segments) {
   static final int XYZZ_BYTES = 4 * 48;
   static final int JACOBIAN_BYTES = 3 * 48;
   static final int SCAN_BLOCKS = 1024;
+  /** Slots per thread in a combining round of partial bucket sums. */
+  static final int COMBINE = 32;
+  private static final int MAX_CHUNK_THREADS = 1 << 19;
 
   MsmPlan {
     if (n < 1 || c < 4 || c > 16 || windows * c < 256 || buckets != 1 << (c - 1)
@@ -67,11 +74,49 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
   }
 
   long segmentSumsAt() {
-    return bucketsAt() + (long) keys() * XYZZ_BYTES;
+    return bucketsAt() + align((long) keys() * XYZZ_BYTES);
   }
 
   long windowSumsAt() {
-    return segmentSumsAt() + (long) windows * segments * XYZZ_BYTES;
+    return segmentSumsAt() + align((long) windows * segments * XYZZ_BYTES);
+  }
+
+  /** Sorted entries per accumulating thread: at least 32, more when that would take over 2^19 threads. */
+  int chunk() {
+    long most = (long) windows * n;
+    return (int) Math.max(32, (most + MAX_CHUNK_THREADS - 1) / MAX_CHUNK_THREADS);
+  }
+
+  /** Accumulating threads: enough chunks for every digit being non-zero. */
+  int chunkThreads() {
+    long most = (long) windows * n;
+    return (int) ((most + chunk() - 1) / chunk());
+  }
+
+  /** Slots of the first array (two per accumulating thread). */
+  int slotsA() {
+    return 2 * chunkThreads();
+  }
+
+  /** Slots of the second array (two per thread of the first combining round). */
+  int slotsB() {
+    return 2 * ((slotsA() + COMBINE - 1) / COMBINE);
+  }
+
+  long slotKeysAAt() {
+    return windowSumsAt() + align((long) windows * JACOBIAN_BYTES);
+  }
+
+  long slotValsAAt() {
+    return slotKeysAAt() + align(slotsA() * 4L);
+  }
+
+  long slotKeysBAt() {
+    return slotValsAAt() + align((long) slotsA() * XYZZ_BYTES);
+  }
+
+  long slotValsBAt() {
+    return slotKeysBAt() + align(slotsB() * 4L);
   }
 
   /** Threads per window adding the segment sums (a power of two up to 128: the shared-memory tree). */
@@ -81,7 +126,7 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
 
   /** Bytes of scratch this plan uses. */
   long scratchBytes() {
-    return windowSumsAt() + (long) windows * JACOBIAN_BYTES;
+    return slotValsBAt() + (long) slotsB() * XYZZ_BYTES;
   }
 
   /** The most scratch any MSM of up to {@code maxN} points needs. */

@@ -225,6 +225,24 @@ class KernelsGpuIT {
   }
 
   @Test
+  void skewedScalarsAreSummedCorrectly() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("skewed");
+    int n = 1 << 17;
+    G1Bases bases = randomBases(rng, n);
+    long[] bits = Fr.newVector(n);
+    long[] ones = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      if (rng.nextBoolean()) {
+        Fr.setOne(bits, i);
+      }
+      Fr.setOne(ones, i);
+    }
+    assertThat(gpuMsm(bases, bits)).as("0/1 scalars").isEqualTo(cpuMsm(bases, bits));
+    assertThat(gpuMsm(bases, ones)).as("all scalars 1: one bucket holds every point").isEqualTo(cpuMsm(bases, ones));
+  }
+
+  @Test
   void largeMsmMatchesTheCpu() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("large");
