@@ -45,7 +45,7 @@ cat > "$dest/run-gpu-bench.sh" <<'RUN'
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
-exec "$here/jre/bin/java" -Xmx48g -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.GpuBench "$@"
+exec "$here/jre/bin/java" -Xmx48g ${BENCH_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.GpuBench "$@"
 RUN
 cat > "$dest/interlock" <<'RUN'
 #!/usr/bin/env bash

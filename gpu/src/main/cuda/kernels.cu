@@ -189,7 +189,8 @@ __device__ __forceinline__ void flush_run(uint32_t k, const G1Xyzz& acc, bool cu
   }
 }
 
-extern "C" __global__ void msm_accumulate(const G1Affine* bases, const uint32_t* entries, const uint32_t* offs,
+// at most 128 registers (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md, run 7)
+extern "C" __global__ void __launch_bounds__(128, 4) msm_accumulate(const G1Affine* bases, const uint32_t* entries, const uint32_t* offs,
                                           uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
                                           uint32_t* slot_keys, G1Xyzz* slot_vals) {
   uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;

@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -686,9 +687,8 @@ public final class CudaDevice implements Device {
         upload(sc, scalars, from * Fr.LIMBS, k * Fr.LIMBS);
         kernels.fixedBase(t, sc, k, pts, s);
         download(limbs, pts, k * G1Limbs.AFFINE_LONGS);
-        for (int i = 0; i < k; i++) {
-          out[from + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS);
-        }
+        int base0 = from;
+        IntStream.range(0, k).parallel().forEach(i -> out[base0 + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS));
       }
     } finally {
       cuMemFree(t);

@@ -90,7 +90,18 @@ final class Kernels {
     CudaDevice.check(cuDeviceGetAttribute(major, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
     CudaDevice.check(cuDeviceGetAttribute(minor, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "cuDeviceGetAttribute");
     String name = major[0] == 9 && minor[0] == 0 ? "kernels.cubin" : "kernels.ptx";
-    byte[] bytes = resource(name);
+    String override = System.getProperty("interlock.kernels");
+    byte[] bytes;
+    if (override != null) { // an experimental image (a .cubin or .ptx file) in place of the committed one
+      name = override;
+      try {
+        bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(override));
+      } catch (IOException e) {
+        throw new IllegalStateException("-Dinterlock.kernels=" + override + ": cannot read it: " + e.getMessage(), e);
+      }
+    } else {
+      bytes = resource(name);
+    }
     if (name.endsWith(".ptx")) {
       bytes = Arrays.copyOf(bytes, bytes.length + 1);
     }
