@@ -27,6 +27,12 @@ extern "C" __global__ void fr_scale_powers(Fr* v, uint32_t n, Fr c, Fr g, Fr gs,
   }
 }
 
+/** h[i] = (a[i]·b[i] - c[i])·zinv: ntt_h's pointwise step on the coset, where Z is the constant 1/zinv. */
+extern "C" __global__ void fr_quotient(const Fr* a, const Fr* b, const Fr* c, Fr* h, uint32_t n, Fr zinv) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) h[i] = Fr::mul(Fr::sub(Fr::mul(a[i], b[i]), c[i]), zinv);
+}
+
 /** The bit-reversal permutation of 2^logn elements. */
 extern "C" __global__ void ntt_bitrev(Fr* v, uint32_t logn) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;

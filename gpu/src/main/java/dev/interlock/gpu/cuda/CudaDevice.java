@@ -524,6 +524,27 @@ public final class CudaDevice implements Device {
   }
 
   @Override
+  public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
+    if (logN > scratch.maxLogN()) {
+      throw new IllegalStateException("this device was opened for NTTs up to 2^" + scratch.maxLogN() + " (" + scratch
+          + "), asked for 2^" + logN);
+    }
+    CUstream s = bind();
+    List<Allocation> a = startKernel(owner, "quotient", List.of(abc, h));
+    CUevent started;
+    try {
+      requireFits(abc, at * SCALAR_BYTES, 3 * (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
+      requireFits(h, 0, (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
+      started = mark(s);
+      kernels.quotient(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, a.get(1).ptr(), twiddles, scratch.maxLogN(), s);
+    } catch (RuntimeException e) {
+      endKernel();
+      throw e;
+    }
+    return new StreamRun("quotient", s, started, () -> {});
+  }
+
+  @Override
   public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     Integer count;
     synchronized (this) {

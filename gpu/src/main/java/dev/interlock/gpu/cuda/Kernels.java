@@ -45,6 +45,7 @@ final class Kernels {
   private final CUfunction twiddles = new CUfunction();
   private final CUfunction scalePowers = new CUfunction();
   private final CUfunction bitrev = new CUfunction();
+  private final CUfunction quotient = new CUfunction();
   private final CUfunction nttBlock = new CUfunction();
   private final CUfunction nttStage = new CUfunction();
   private final CUfunction msmCount = new CUfunction();
@@ -65,6 +66,7 @@ final class Kernels {
     get(module, twiddles, "ntt_twiddles");
     get(module, scalePowers, "fr_scale_powers");
     get(module, bitrev, "ntt_bitrev");
+    get(module, quotient, "fr_quotient");
     get(module, nttBlock, "ntt_block");
     get(module, nttStage, "ntt_stage");
     get(module, msmCount, "msm_count");
@@ -169,6 +171,22 @@ final class Kernels {
     } else if (kind == NttKind.COSET_INVERSE) {
       scale(v, n, nInv, Domain.GENERATOR.inverse(), s);
     }
+  }
+
+  /**
+   * ntt_h: the n = 2^logN coefficients of (A·B - C)/Z into h from the evaluations at abc (a, then b at +n, c at +2n;
+   * overwritten), as Prover.quotient computes them.
+   */
+  void quotient(CUdeviceptr abc, int logN, CUdeviceptr h, CUdeviceptr table, int logMax, CUstream s) {
+    int n = 1 << logN;
+    CUdeviceptr[] v = {abc, abc.withByteOffset((long) n * Fr.BYTES), abc.withByteOffset(2L * n * Fr.BYTES)};
+    for (CUdeviceptr x : v) {
+      ntt(x, logN, NttKind.INVERSE, table, logMax, s);
+      ntt(x, logN, NttKind.COSET_FORWARD, table, logMax, s);
+    }
+    FrElement zInv = Domain.of(logN).vanishingOnCoset().inverse();
+    launch(quotient, blocks(n), THREADS, s, v[0], v[1], v[2], h, n, fr(zInv));
+    ntt(h, logN, NttKind.COSET_INVERSE, table, logMax, s);
   }
 
   /** v[i] := v[i]·c·g^i, by {@value #SCALE_THREADS} threads (or n, if fewer) striding over v. */

@@ -143,6 +143,28 @@ class KernelsGpuIT {
     }
   }
 
+  @Test
+  void quotientMatchesTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("quotient");
+    for (int logN : new int[] {1, 4, 11, 16}) {
+      int n = 1 << logN;
+      long[] abc = randomScalars(rng, 3 * n);
+      DeviceBuffer staged = gpu.allocate("test", "abc", (3L * n + 2) * 32, false);
+      DeviceBuffer h = gpu.allocate("test", "h", n * 32L, false);
+      gpu.writeScalars(staged, 2, abc);
+      gpu.writeScalars(h, 0, randomScalars(rng, n)); // poison
+      gpu.quotient("test", staged, 2, logN, h).await();
+      long[] a = java.util.Arrays.copyOfRange(abc, 0, 4 * n);
+      long[] b = java.util.Arrays.copyOfRange(abc, 4 * n, 8 * n);
+      long[] c = java.util.Arrays.copyOfRange(abc, 8 * n, 12 * n);
+      assertThat(gpu.readScalars(h, 0, n)).as("quotient at 2^%d", logN)
+          .isEqualTo(dev.interlock.impl.groth16.Prover.quotient(a, b, c, logN, dev.interlock.impl.groth16.NttBackend.CPU));
+      gpu.free(staged);
+      gpu.free(h);
+    }
+  }
+
   /** Random points: multiples of the generator by random scalars, then a progression for speed. */
   private static G1Bases randomBases(SplittableRandom rng, int n) {
     G1 step = G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE)));

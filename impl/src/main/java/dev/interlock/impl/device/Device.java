@@ -65,6 +65,15 @@ public interface Device extends AutoCloseable {
   KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind);
 
   /**
+   * Launches ntt_h's whole computation on the device: from the evaluations a, b, c on the domain staged at element
+   * offsets {@code at}, {@code at + n} and {@code at + 2n} of {@code abc} (n = 2^logN; they are overwritten), the n
+   * coefficients of H = (A·B - C)/Z at element 0 of {@code h}, as {@code Prover.quotient} computes them.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
+   */
+  KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h);
+
+  /**
    * Launches a G1 MSM: for each base i written at byte offset {@code basesAt} of {@code bases}, the
    * scalar at element offset {@code scalarsAt + i} of {@code scalars} (Montgomery form) times it, summed.
    *

@@ -7,6 +7,8 @@ import dev.interlock.impl.groth16.curve.G1Bases;
 import dev.interlock.impl.groth16.curve.Msm;
 import dev.interlock.impl.groth16.field.Fr;
 import dev.interlock.impl.groth16.field.Ntt;
+import dev.interlock.impl.groth16.NttBackend;
+import dev.interlock.impl.groth16.Prover;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -200,6 +202,17 @@ public final class SimulatedDevice implements Device {
         default -> Ntt.cosetInverse(v, logN);
       }
       writeScalars(data, at, v);
+    });
+  }
+
+  @Override
+  public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
+    return launch(owner, "quotient", List.of(abc, h), () -> {
+      int n = 1 << logN;
+      long[] a = readScalars(abc, at, n);
+      long[] b = readScalars(abc, at + n, n);
+      long[] c = readScalars(abc, at + 2 * n, n);
+      writeScalars(h, 0, Prover.quotient(a, b, c, logN, NttBackend.CPU));
     });
   }
 

@@ -89,9 +89,22 @@ public final class Prover {
     int logN = s.logN();
     int n = 1 << logN;
     long[][] abc = s.take();
-    long[] a = abc[0];
-    long[] b = abc[1];
-    long[] c = abc[2];
+    long[] h = quotient(abc[0], abc[1], abc[2], logN, ntt);
+    if (!Fr.isZero(h, n - 1)) {
+      throw new IllegalArgumentException(
+          "witness does not satisfy the circuit: A·B - C is not divisible by Z (H has degree N-1)");
+    }
+    return Arrays.copyOf(h, Fr.LIMBS * (n - 1));
+  }
+
+  /**
+   * The n coefficients of (A·B - C)/Z from the evaluations a, b, c of A, B, C on the domain H (each overwritten; the
+   * result is a): interpolate, evaluate on the coset g·H where Z is the constant g^n - 1, divide pointwise, and
+   * interpolate back. Coefficient n-1 is zero exactly when Z divides A·B - C. The same steps as a device's {@code
+   * quotient} kernel.
+   */
+  public static long[] quotient(long[] a, long[] b, long[] c, int logN, NttBackend ntt) {
+    int n = 1 << logN;
     ntt.inverse(a, logN);
     ntt.inverse(b, logN);
     ntt.inverse(c, logN);
@@ -112,11 +125,7 @@ public final class Prover {
       }
     });
     ntt.cosetInverse(a, logN);
-    if (!Fr.isZero(a, n - 1)) {
-      throw new IllegalArgumentException(
-          "witness does not satisfy the circuit: A·B - C is not divisible by Z (H has degree N-1)");
-    }
-    return Arrays.copyOf(a, Fr.LIMBS * (n - 1));
+    return a;
   }
 
   /**

@@ -3,11 +3,9 @@ package dev.interlock.impl.pipeline;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.device.NttKind;
 import dev.interlock.impl.engine.Job;
 import dev.interlock.impl.groth16.Circuit;
 import dev.interlock.impl.groth16.MsmResults;
-import dev.interlock.impl.groth16.NttBackend;
 import dev.interlock.impl.groth16.PartitionSizes;
 import dev.interlock.impl.groth16.Proof;
 import dev.interlock.impl.groth16.Prover;
@@ -36,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Bindings: {@code cpu synthesize} computes the a, b, c evaluations; buffer {@code staged} is
  * sized for a, b, c, the witness scalars and the four G1 queries, {@code scratch} for H (see
  * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
- * {@code kernel ntt_h} runs the NTTs on the device; {@code kernel msm} the four G1 MSMs;
+ * {@code kernel ntt_h} computes H on the device (its quotient kernel: six NTTs, a pointwise step and one more NTT); {@code kernel msm} the four G1 MSMs;
  * {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
  * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it; {@code cpu
  * epilogue} draws the randomizers and assembles the proof, which is the job's result.
@@ -161,7 +159,7 @@ public final class ProvingWorkload implements Workload {
     Future<G2> bG2Task;
     Synthesized synthesized;
     boolean staged;
-    long[] h;
+    boolean hOnDevice;
     MsmResults msm;
     G2 bG2;
     Proof proof;
@@ -297,45 +295,27 @@ public final class ProvingWorkload implements Workload {
     return lOffset() + sizes.lBasesBytes();
   }
 
-  /** ntt_h: H from a, b, c, with every transform a device kernel over the vector's staged region. */
+  /**
+   * ntt_h: H from the staged a, b, c by the device's quotient kernel, into scratch; its top coefficient is read back
+   * to check that the witness satisfies the circuit.
+   */
   private void nttH(Device device, String owner, Map<String, DeviceBuffer> buffers, State s) {
     stage(device, buffers, s);
     DeviceBuffer staged = buffer(buffers, "staged");
-    long[] a = s.synthesized.a();
-    long[] b = s.synthesized.b();
-    int logN = circuit.logN();
-    NttBackend onDevice = new NttBackend() {
-      private void run(long[] v, NttKind kind) {
-        int at = v == a ? 0 : v == b ? n : 2 * n;
-        device.writeScalars(staged, at, v);
-        device.ntt(owner, staged, at, logN, kind).await();
-        System.arraycopy(device.readScalars(staged, at, n), 0, v, 0, v.length);
-      }
-
-      @Override
-      public void inverse(long[] v, int log) {
-        run(v, NttKind.INVERSE);
-      }
-
-      @Override
-      public void cosetForward(long[] v, int log) {
-        run(v, NttKind.COSET_FORWARD);
-      }
-
-      @Override
-      public void cosetInverse(long[] v, int log) {
-        run(v, NttKind.COSET_INVERSE);
-      }
-    };
+    DeviceBuffer scratch = buffer(buffers, "scratch");
     timed("ntt_h", () -> {
-      s.h = Prover.computeH(s.synthesized, onDevice);
-      device.writeScalars(buffer(buffers, "scratch"), 0, s.h);
+      device.quotient(owner, staged, 0, circuit.logN(), scratch).await();
+      if (!Fr.isZero(device.readScalars(scratch, n - 1, 1), 0)) {
+        throw new IllegalArgumentException(
+            "witness does not satisfy the circuit: A·B - C is not divisible by Z (H has degree N-1)");
+      }
+      s.hOnDevice = true;
     });
   }
 
   /** msm: the four G1 MSMs as device kernels over the staged queries, the staged witness and H in scratch. */
   private void msm(Device device, String owner, Map<String, DeviceBuffer> buffers, State s) {
-    require(s.h != null, "msm before ntt_h");
+    require(s.hOnDevice, "msm before ntt_h");
     DeviceBuffer staged = buffer(buffers, "staged");
     DeviceBuffer scratch = buffer(buffers, "scratch");
     timed("msm", () -> {

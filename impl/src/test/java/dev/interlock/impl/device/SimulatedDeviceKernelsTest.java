@@ -50,6 +50,25 @@ class SimulatedDeviceKernelsTest {
   }
 
   @Test
+  void quotientKernelGivesTheProversH() {
+    SplittableRandom rng = new SplittableRandom(SEED);
+    dev.interlock.impl.groth16.Circuit circuit = dev.interlock.impl.groth16.Circuit.synthetic(6, 2, 3);
+    dev.interlock.impl.groth16.Witness w = circuit.witness(rng);
+    dev.interlock.impl.groth16.Synthesized syn = dev.interlock.impl.groth16.Prover.synthesize(circuit, w);
+    int n = circuit.size();
+    DeviceBuffer abc = device.allocate("w#0", "abc", 3L * n * Device.SCALAR_BYTES, false);
+    DeviceBuffer h = device.allocate("w#0", "h", n * Device.SCALAR_BYTES, false);
+    device.writeScalars(abc, 0, syn.a());
+    device.writeScalars(abc, n, syn.b());
+    device.writeScalars(abc, 2 * n, syn.c());
+    device.quotient("w#0", abc, 0, 6, h).await();
+    long[] want = dev.interlock.impl.groth16.Prover.computeH(syn, dev.interlock.impl.groth16.NttBackend.CPU);
+    long[] got = device.readScalars(h, 0, n);
+    assertThat(Arrays.copyOf(got, 4 * (n - 1))).isEqualTo(want);
+    assertThat(Fr.isZero(got, n - 1)).as("top coefficient of H").isTrue();
+  }
+
+  @Test
   void msmKernelMatchesTheCpuMsmOverMontgomeryScalars() {
     SplittableRandom rng = new SplittableRandom(SEED + 1);
     int count = 37;
