@@ -505,43 +505,45 @@ public final class CudaDevice implements Device {
 
   @Override
   public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
-    if (logN > scratch.maxLogN()) {
-      throw new IllegalStateException("this device was opened for NTTs up to 2^" + scratch.maxLogN() + " (" + scratch
-          + "), asked for 2^" + logN);
-    }
-    CUstream s = bind();
-    Allocation a = startKernel(owner, "ntt", List.of(data)).get(0);
-    CUevent started;
-    try {
+    return transform(owner, "ntt", List.of(data), logN, (a, s) -> {
       requireFits(data, at * SCALAR_BYTES, (1L << logN) * SCALAR_BYTES, "an NTT of 2^" + logN);
-      started = mark(s);
-      kernels.ntt(a.ptr().withByteOffset(at * SCALAR_BYTES), logN, kind, twiddles, scratch.maxLogN(), s);
-    } catch (RuntimeException e) {
-      endKernel();
-      throw e;
-    }
-    return new StreamRun("ntt", s, started, () -> {});
+      return () -> kernels.ntt(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, kind, twiddles, scratch.maxLogN(), s);
+    });
   }
 
   @Override
   public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
+    return transform(owner, "quotient", List.of(abc, h), logN, (a, s) -> {
+      requireFits(abc, at * SCALAR_BYTES, 3 * (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
+      requireFits(h, 0, (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
+      return () -> kernels.quotient(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, a.get(1).ptr(), twiddles,
+          scratch.maxLogN(), s);
+    });
+  }
+
+  /** What a transform enqueues, once its buffers are checked: checks run first, then the returned enqueueing. */
+  private interface Enqueue {
+    Runnable prepare(List<Allocation> buffers, CUstream s);
+  }
+
+  /** Runs an NTT-based kernel sequence on the caller's stream, timed by device events, as a StreamRun. */
+  private KernelRun transform(String owner, String name, List<DeviceBuffer> uses, int logN, Enqueue work) {
     if (logN > scratch.maxLogN()) {
       throw new IllegalStateException("this device was opened for NTTs up to 2^" + scratch.maxLogN() + " (" + scratch
           + "), asked for 2^" + logN);
     }
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "quotient", List.of(abc, h));
+    List<Allocation> a = startKernel(owner, name, uses);
     CUevent started;
     try {
-      requireFits(abc, at * SCALAR_BYTES, 3 * (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
-      requireFits(h, 0, (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
+      Runnable enqueue = work.prepare(a, s);
       started = mark(s);
-      kernels.quotient(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, a.get(1).ptr(), twiddles, scratch.maxLogN(), s);
+      enqueue.run();
     } catch (RuntimeException e) {
       endKernel();
       throw e;
     }
-    return new StreamRun("quotient", s, started, () -> {});
+    return new StreamRun(name, s, started, () -> {});
   }
 
   @Override
@@ -562,7 +564,7 @@ public final class CudaDevice implements Device {
     G1[] result = new G1[1];
     if (count == 0) {
       result[0] = G1.identity();
-      return msmRun(new StreamRun("msm", s, null, () -> {}), result);
+      return MsmRun.of(new StreamRun("msm", s, null, () -> {}), () -> result[0]);
     }
     MsmPlan plan = MsmPlan.of(count);
     CUdeviceptr arena;
@@ -575,7 +577,7 @@ public final class CudaDevice implements Device {
     }
     CUevent started = mark(s);
     kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s);
-    return msmRun(new StreamRun("msm", s, started, () -> {
+    return MsmRun.of(new StreamRun("msm", s, started, () -> {
       try {
         long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
         download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
@@ -583,7 +585,7 @@ public final class CudaDevice implements Device {
       } finally {
         releaseArena(arena);
       }
-    }), result);
+    }), () -> result[0]);
   }
 
   /** A new event recorded on s now. */
@@ -600,26 +602,6 @@ public final class CudaDevice implements Device {
    */
   public double kernelSeconds() {
     return kernelNanos.sum() / 1e9;
-  }
-
-  private static MsmRun msmRun(KernelRun run, G1[] result) {
-    return new MsmRun() {
-      @Override
-      public String name() {
-        return run.name();
-      }
-
-      @Override
-      public void await() {
-        run.await();
-      }
-
-      @Override
-      public G1 result() {
-        run.await();
-        return result[0];
-      }
-    };
   }
 
   private synchronized CUdeviceptr takeArena() {

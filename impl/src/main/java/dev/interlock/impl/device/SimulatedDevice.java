@@ -234,23 +234,7 @@ public final class SimulatedDevice implements Device {
       }
       result[0] = Msm.msm(b, canonical);
     });
-    return new MsmRun() {
-      @Override
-      public String name() {
-        return run.name();
-      }
-
-      @Override
-      public void await() {
-        run.await();
-      }
-
-      @Override
-      public G1 result() {
-        run.await();
-        return result[0];
-      }
-    };
+    return MsmRun.of(run, () -> result[0]);
   }
 
   private void requireLive(DeviceBuffer b, String what) {

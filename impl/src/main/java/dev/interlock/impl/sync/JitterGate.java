@@ -1,7 +1,6 @@
 package dev.interlock.impl.sync;
 
 import dev.interlock.model.state.Phase;
-import dev.interlock.model.state.Violation;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -37,17 +36,6 @@ public final class JitterGate implements StepGate {
       LockSupport.parkNanos(rng.get().nextLong((long) maxMicros * 1000 + 1));
     }
   }
-
-  @Override
-  public void blocked() {
-    throw new IllegalStateException("blocked() needs a controlled gate");
-  }
-
-  @Override
-  public void failed(Violation v) {}
-
-  @Override
-  public void finished() {}
 
   @Override
   public String toString() {

@@ -28,13 +28,15 @@ public interface StepGate {
    *
    * @throws RunAborted when the run has ended
    */
-  void blocked();
+  default void blocked() {
+    throw new IllegalStateException("blocked() needs a controlled gate");
+  }
 
   /** The calling thread's last transition failed with {@code v}. */
-  void failed(Violation v);
+  default void failed(Violation v) {}
 
   /** The calling thread has no more steps to take. */
-  void finished();
+  default void finished() {}
 
   /** The gate of normal runs: every call returns at once. */
   StepGate FREE = new StepGate() {
@@ -45,16 +47,5 @@ public interface StepGate {
 
     @Override
     public void before(String step, Optional<Phase> phase) {}
-
-    @Override
-    public void blocked() {
-      throw new IllegalStateException("blocked() needs a controlled gate");
-    }
-
-    @Override
-    public void failed(Violation v) {}
-
-    @Override
-    public void finished() {}
   };
 }
