@@ -40,4 +40,24 @@ class ProveCommandTest {
     CliTest.Run p = CliTest.run("prove", "--partitions", "0", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(p.status()).isEqualTo(2);
   }
+
+  @Test
+  void deviceOptionsAreCheckedAndAMissingGpuIsAnInputError() {
+    CliTest.Run kind = CliTest.run("prove", "--device", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
+    assertThat(kind.status()).isEqualTo(2);
+    assertThat(kind.err()).contains("--device must be simulated or gpu, got 'tpu'").doesNotContain("Exception");
+    CliTest.Run budget = CliTest.run("prove", "--gpu-budget", "1GiB", "--design", "designs/single-lock.design", "--keys", keys.toString());
+    assertThat(budget.status()).isEqualTo(2);
+    assertThat(budget.err()).contains("--gpu-budget needs --device gpu");
+    CliTest.Run size = CliTest.run("prove", "--device", "gpu", "--gpu-budget", "lots", "--design", "designs/single-lock.design",
+        "--keys", keys.toString());
+    assertThat(size.status()).isEqualTo(2);
+    assertThat(size.err()).contains("--gpu-budget").doesNotContain("Exception");
+    if (dev.interlock.gpu.cuda.CudaDevice.unavailable().isPresent()) {
+      CliTest.Run gpu = CliTest.run("prove", "--device", "gpu", "--n", "2^6", "--partitions", "1", "--design", "designs/single-lock.design",
+          "--keys", keys.toString());
+      assertThat(gpu.status()).isEqualTo(2);
+      assertThat(gpu.err()).contains("--device gpu: ").doesNotContain("Exception");
+    }
+  }
 }
