@@ -1,6 +1,7 @@
 package dev.interlock.cli;
 
 import dev.interlock.gpu.cuda.CudaDevice;
+import dev.interlock.gpu.cuda.CudaException;
 import dev.interlock.gpu.cuda.KernelScratch;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
@@ -137,7 +138,7 @@ final class ProveCommand implements Callable<Integer> {
         CudaDevice gpu;
         try {
           gpu = CudaDevice.open(budget, scratch);
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | CudaException e) {
           throw new CliError("--device gpu: " + e.getMessage());
         }
         long partition = PartitionSizes.of(circuit).totalBytes();

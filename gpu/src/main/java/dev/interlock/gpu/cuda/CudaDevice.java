@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
@@ -148,39 +149,48 @@ public final class CudaDevice implements Device {
     check(cuInit(0), "cuInit");
     check(cuDeviceGet(dev, 0), "cuDeviceGet");
     check(cuDevicePrimaryCtxRetain(ctx, dev), "cuDevicePrimaryCtxRetain");
-    bind();
-    pool = CuPool.defaultPool(0);
-    loadKernels();
-    this.kernels = Kernels.load(dev);
-    this.scratch = scratch;
-    CUstream s = bind();
-    this.twiddles = scratch.maxLogN() > 0 ? alloc(scratch.twiddleBytes()) : null;
-    if (twiddles != null) {
-      kernels.twiddles(twiddles, scratch.maxLogN(), s);
-      check(cuStreamSynchronize(s), "cuStreamSynchronize");
-    }
-    for (int i = 0; i < scratch.arenas(); i++) {
-      CUdeviceptr a = alloc(scratch.arenaBytes());
-      arenas.add(a);
-      freeArenas.add(a);
-    }
-    long free = free();
-    if (free < budget) {
-      throw new IllegalStateException("device has " + Sizes.format(free) + " free, less than the budget " + Sizes.format(budget));
-    }
-    while (free() - budget >= Sizes.GIB) {
-      ballast.add(alloc(Sizes.GIB));
-    }
-    long rest = free() - budget;
-    if (rest > SLACK) {
-      ballast.add(alloc(rest - SLACK / 2));
+    List<CUdeviceptr> made = new ArrayList<>(); // freed again if opening fails half way
+    try {
+      bind();
+      pool = CuPool.defaultPool(0);
+      loadKernels();
+      this.kernels = Kernels.load(dev);
+      this.scratch = scratch;
+      CUstream s = bind();
+      this.twiddles = scratch.maxLogN() > 0 ? alloc(made, scratch.twiddleBytes()) : null;
+      if (twiddles != null) {
+        kernels.twiddles(twiddles, scratch.maxLogN(), s);
+        check(cuStreamSynchronize(s), "cuStreamSynchronize");
+      }
+      for (int i = 0; i < scratch.arenas(); i++) {
+        CUdeviceptr a = alloc(made, scratch.arenaBytes());
+        arenas.add(a);
+        freeArenas.add(a);
+      }
+      long free = free();
+      if (free < budget) {
+        throw new IllegalStateException("device has " + Sizes.format(free) + " free, less than the budget " + Sizes.format(budget)
+            + (scratch.totalBytes() > 0 ? " after the kernel scratch (" + scratch + ")" : ""));
+      }
+      while (free() - budget >= Sizes.GIB) {
+        ballast.add(alloc(made, Sizes.GIB));
+      }
+      long rest = free() - budget;
+      if (rest > SLACK) {
+        ballast.add(alloc(made, rest - SLACK / 2));
+      }
+    } catch (RuntimeException e) {
+      made.forEach(p -> cuMemFree(p));
+      cuDevicePrimaryCtxRelease(dev);
+      throw e;
     }
     this.capacity = budget;
   }
 
-  private CUdeviceptr alloc(long bytes) {
+  private static CUdeviceptr alloc(List<CUdeviceptr> made, long bytes) {
     CUdeviceptr p = new CUdeviceptr();
     check(cuMemAlloc(p, bytes), "cuMemAlloc (ballast or kernel scratch)");
+    made.add(p);
     return p;
   }
 
@@ -534,16 +544,33 @@ public final class CudaDevice implements Device {
     }
     CUstream s = bind();
     List<Allocation> a = startKernel(owner, name, uses);
-    CUevent started;
+    return enqueued(name, s, () -> work.prepare(a, s), () -> {}, () -> {});
+  }
+
+  /**
+   * Enqueues on s (checks first, then the work {@code prepare} returns) between two device events and returns the
+   * StreamRun; if anything fails on the way, the events are destroyed, {@code release} runs and the kernel stops
+   * counting as running, so that synchronize() never waits for work that was never launched.
+   */
+  private StreamRun enqueued(String name, CUstream s, Supplier<Runnable> prepare, Runnable atEnd,
+      Runnable release) {
+    CUevent started = null;
     try {
-      Runnable enqueue = work.prepare(a, s);
+      Runnable enqueue = prepare.get();
       started = mark(s);
       enqueue.run();
+      return new StreamRun(name, s, started, atEnd, release);
     } catch (RuntimeException e) {
-      endKernel();
+      if (started != null) {
+        cuEventDestroy(started);
+      }
+      try {
+        release.run();
+      } finally {
+        endKernel();
+      }
       throw e;
     }
-    return new StreamRun(name, s, started, () -> {});
   }
 
   @Override
@@ -564,28 +591,31 @@ public final class CudaDevice implements Device {
     G1[] result = new G1[1];
     if (count == 0) {
       result[0] = G1.identity();
-      return MsmRun.of(new StreamRun("msm", s, null, () -> {}), () -> result[0]);
+      return MsmRun.of(new StreamRun("msm", s, null, () -> {}, () -> {}), () -> result[0]);
     }
     MsmPlan plan = MsmPlan.of(count);
     CUdeviceptr arena;
     try {
       requireFits(scalars, scalarsAt * SCALAR_BYTES, count * SCALAR_BYTES, "an MSM of " + count + " scalars");
+      if (plan.scratchBytes() > scratch.arenaBytes()) {
+        throw new IllegalStateException("an MSM of " + count + " points needs " + plan.scratchBytes()
+            + " bytes of scratch, the arenas have " + scratch.arenaBytes() + " (" + scratch + ")");
+      }
       arena = takeArena();
     } catch (RuntimeException e) {
       endKernel();
       throw e;
     }
-    CUevent started = mark(s);
-    kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s);
-    return MsmRun.of(new StreamRun("msm", s, started, () -> {
-      try {
-        long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
-        download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
-        result[0] = Kernels.msmResult(plan, sums);
-      } finally {
-        releaseArena(arena);
-      }
-    }), () -> result[0]);
+    StreamRun run = enqueued("msm", s,
+        () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES),
+            plan, arena, s),
+        () -> {
+          long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
+          download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
+          result[0] = Kernels.msmResult(plan, sums);
+        },
+        () -> releaseArena(arena));
+    return MsmRun.of(run, () -> result[0]);
   }
 
   /** A new event recorded on s now. */
@@ -624,15 +654,21 @@ public final class CudaDevice implements Device {
     private final CUevent started;
     private final CUevent stopped;
     private final Runnable atEnd;
+    private final Runnable release;
     private boolean done;
+    private RuntimeException failure;
 
-    /** Work enqueued on s since the event {@code started} (null: nothing was enqueued). */
-    StreamRun(String name, CUstream s, CUevent started, Runnable atEnd) {
+    /**
+     * Work enqueued on s since the event {@code started} (null: nothing was enqueued); {@code atEnd} runs once the
+     * stream is synchronized, {@code release} (freeing what the work held) in any case.
+     */
+    StreamRun(String name, CUstream s, CUevent started, Runnable atEnd, Runnable release) {
       this.name = name;
       this.s = s;
       this.started = started;
       this.stopped = started == null ? null : mark(s);
       this.atEnd = atEnd;
+      this.release = release;
     }
 
     @Override
@@ -640,9 +676,13 @@ public final class CudaDevice implements Device {
       return name;
     }
 
+    /** Synchronizes once; a failure is thrown again by every later call, never swallowed. */
     @Override
     public synchronized void await() {
       if (done) {
+        if (failure != null) {
+          throw failure;
+        }
         return;
       }
       done = true;
@@ -653,12 +693,21 @@ public final class CudaDevice implements Device {
           float[] ms = new float[1];
           check(cuEventElapsedTime(ms, started, stopped), "cuEventElapsedTime");
           kernelNanos.add((long) (ms[0] * 1e6));
+        }
+        atEnd.run();
+      } catch (RuntimeException e) {
+        failure = e;
+        throw e;
+      } finally {
+        if (started != null) {
           cuEventDestroy(started);
           cuEventDestroy(stopped);
         }
-        atEnd.run();
-      } finally {
-        endKernel();
+        try {
+          release.run();
+        } finally {
+          endKernel();
+        }
       }
     }
   }
@@ -675,14 +724,12 @@ public final class CudaDevice implements Device {
     }
     long[] table = fixedBaseTable(base);
     int chunk = Math.min(n, 1 << 20);
-    CUdeviceptr t = new CUdeviceptr();
-    CUdeviceptr sc = new CUdeviceptr();
-    CUdeviceptr pts = new CUdeviceptr();
     CUstream s = bind();
-    check(cuMemAlloc(t, table.length * 8L), "cuMemAlloc");
-    check(cuMemAlloc(sc, chunk * SCALAR_BYTES), "cuMemAlloc");
-    check(cuMemAlloc(pts, chunk * G1_AFFINE_BYTES), "cuMemAlloc");
+    List<CUdeviceptr> allocated = new ArrayList<>();
     try {
+      CUdeviceptr t = temporary(allocated, table.length * 8L);
+      CUdeviceptr sc = temporary(allocated, chunk * SCALAR_BYTES);
+      CUdeviceptr pts = temporary(allocated, chunk * G1_AFFINE_BYTES);
       upload(t, table, 0, table.length);
       long[] limbs = new long[chunk * G1Limbs.AFFINE_LONGS];
       for (int from = 0; from < n; from += chunk) {
@@ -694,11 +741,17 @@ public final class CudaDevice implements Device {
         IntStream.range(0, k).parallel().forEach(i -> out[base0 + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS));
       }
     } finally {
-      cuMemFree(t);
-      cuMemFree(sc);
-      cuMemFree(pts);
+      allocated.forEach(p -> cuMemFree(p));
     }
     return out;
+  }
+
+  /** cuMemAlloc of bytes, remembered in {@code allocated} for the caller to free. */
+  private static CUdeviceptr temporary(List<CUdeviceptr> allocated, long bytes) {
+    CUdeviceptr p = new CUdeviceptr();
+    check(cuMemAlloc(p, bytes), "cuMemAlloc");
+    allocated.add(p);
+    return p;
   }
 
   /** table[w·(2^c - 1) + d - 1] = d·2^(c·w)·base, affine limbs (c = Kernels.FIXED_BASE_WINDOW). */

@@ -21,6 +21,9 @@ public record KernelScratch(int maxLogN, int maxMsmPoints, int arenas) {
     if (maxLogN < 0 || maxLogN > 28) {
       throw new IllegalArgumentException("maxLogN must be in [0, 28], got " + maxLogN);
     }
+    if (maxMsmPoints > MsmPlan.MAX_POINTS) {
+      throw new IllegalArgumentException("maxMsmPoints must be at most " + MsmPlan.MAX_POINTS + ", got " + maxMsmPoints);
+    }
     if (maxMsmPoints < 0 || arenas < 0 || (maxMsmPoints > 0) != (arenas > 0)) {
       throw new IllegalArgumentException("MSM scratch needs both a positive size and arenas, got " + maxMsmPoints
           + " points and " + arenas + " arenas");

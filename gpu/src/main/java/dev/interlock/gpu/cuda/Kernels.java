@@ -221,7 +221,7 @@ final class Kernels {
     launch(msmAccumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), p.chunk(), p.chunkThreads(),
         buckets, slotKeys[0], slotVals[0]);
     int in = 0;
-    int count = p.slotsA();
+    int count = 2 * p.chunkThreads();
     while (count > MsmPlan.COMBINE) {
       int threads = (count + MsmPlan.COMBINE - 1) / MsmPlan.COMBINE;
       launch(msmCombine, (threads + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(), threads,

@@ -25,7 +25,13 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
   static final int COMBINE = 32;
   private static final int MAX_CHUNK_THREADS = 1 << 19;
 
+  /** The most points an MSM may have: windows·n sorted entries must stay far below 2^32 (uint32 in the kernels). */
+  static final int MAX_POINTS = 1 << 26;
+
   MsmPlan {
+    if (n > MAX_POINTS) {
+      throw new IllegalArgumentException("an MSM of " + n + " points is over the kernels' limit of " + MAX_POINTS);
+    }
     if (n < 1 || c < 4 || c > 16 || windows * c < 256 || buckets != 1 << (c - 1)
         || segments < 1 || buckets % segments != 0 || Integer.bitCount(segments) != 1) {
       throw new IllegalArgumentException("inconsistent MSM plan: n=" + n + " c=" + c + " windows=" + windows
@@ -35,8 +41,8 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
 
   /** The plan for n points. */
   static MsmPlan of(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("an MSM needs at least one point, got " + n);
+    if (n < 1 || n > MAX_POINTS) {
+      throw new IllegalArgumentException("an MSM needs 1 to " + MAX_POINTS + " points, got " + n);
     }
     int log = 31 - Integer.numberOfLeadingZeros(n);
     int c = log >= 17 ? 16 : log >= 12 ? 13 : log >= 7 ? 8 : 4;
@@ -93,9 +99,14 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
     return (int) ((most + chunk() - 1) / chunk());
   }
 
-  /** Slots of the first array (two per accumulating thread). */
+  /**
+   * Slots of the first array: two per accumulating thread, sized by a bound that never shrinks as n grows (the thread
+   * count itself drops when chunks lengthen past 2^20 points), so that an arena sized for the largest n of each window
+   * width serves every smaller n.
+   */
   int slotsA() {
-    return 2 * chunkThreads();
+    long most = (long) windows * n;
+    return 2 * (int) Math.min(MAX_CHUNK_THREADS, (most + 31) / 32);
   }
 
   /** Slots of the second array (two per thread of the first combining round). */

@@ -65,6 +65,10 @@ class KernelsGpuIT {
     int n = 4099;
     long[] a = randomScalars(rng, n);
     long[] b = randomScalars(rng, n);
+    FrElement.ONE.neg().writeTo(a, 0); // edge values: (r-1)·(r-1), 0·x, 1·x
+    FrElement.ONE.neg().writeTo(b, 0);
+    Fr.setZero(a, 1);
+    Fr.setOne(a, 2);
     DeviceBuffer buf = gpu.allocate("test", "fr", 3L * n * 32, false);
     gpu.writeScalars(buf, 0, a);
     gpu.writeScalars(buf, n, b);

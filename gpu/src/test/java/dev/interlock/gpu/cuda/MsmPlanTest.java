@@ -28,7 +28,30 @@ class MsmPlanTest {
   }
 
   @Test
-  void refusesEmptyAndInconsistentPlans() {
+  void anArenaSizedForAMaximumServesEverySmallerMsm() {
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+    int[] maxima = {1, 100, 1 << 16, (1 << 20) - 1, 1 << 20, (1 << 20) + 2, 1_146_881, 3_000_000, 1 << 22, (1 << 24) + 2};
+    for (int max : maxima) {
+      long arena = MsmPlan.maxScratchBytes(max);
+      java.util.List<Integer> sizes = new java.util.ArrayList<>(java.util.List.of(1, max, Math.max(1, max - 1), Math.max(1, max / 2)));
+      for (int log = 0; (1L << log) <= max; log++) {
+        sizes.add(1 << log);
+        sizes.add((int) Math.min(max, (2L << log) - 1));
+      }
+      for (int i = 0; i < 2000; i++) {
+        sizes.add(1 + rng.nextInt(max));
+      }
+      for (int n : sizes) {
+        assertThat(MsmPlan.of(n).scratchBytes()).as("MSM of %d points in an arena for %d", n, max).isLessThanOrEqualTo(arena);
+        assertThat(MsmPlan.of(n).slotsA()).isGreaterThanOrEqualTo(2 * MsmPlan.of(n).chunkThreads());
+      }
+    }
+  }
+
+  @Test
+  void refusesEmptyInconsistentAndOversizedPlans() {
+    assertThatThrownBy(() -> MsmPlan.of(MsmPlan.MAX_POINTS + 1)).hasMessageContaining("points");
+    assertThatThrownBy(() -> new KernelScratch(20, MsmPlan.MAX_POINTS + 1, 1)).hasMessageContaining("maxMsmPoints");
     assertThatThrownBy(() -> MsmPlan.of(0)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new MsmPlan(10, 12, 20, 2048, 128)).hasMessageContaining("inconsistent");
   }
