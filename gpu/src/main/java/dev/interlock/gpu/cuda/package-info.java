@@ -5,6 +5,12 @@
  * cuzk sets it, cuMemPoolTrimTo) for async ones, cuCtxSynchronize for {@code sync}, and a real
  * kernel per design kernel. One context is shared by all threads, as in cuzk.
  *
+ * <p>The proving kernels ({@link dev.interlock.gpu.cuda.Kernels}, sources in gpu/src/main/cuda) take data in the
+ * host's own layouts: Fr scalars as the Java vectors' Montgomery limbs, G1 points as blst's limbs; MSM plans and their
+ * scratch are {@link dev.interlock.gpu.cuda.MsmPlan}s; scratch is reserved at open, outside the budget
+ * ({@link dev.interlock.gpu.cuda.KernelScratch}). Every NTT, quotient and MSM is enqueued on the calling thread's stream
+ * between two device events and counts as a running kernel until awaited, failures included.
+ *
  * <p>Conventions: the driver decides every out-of-memory (CUDA_ERROR_OUT_OF_MEMORY becomes
  * {@link dev.interlock.impl.device.OutOfDeviceMemoryException}); a VRAM budget makes a large card
  * behave like a smaller one by allocating a ballast once at start, never by a counter of ours.
