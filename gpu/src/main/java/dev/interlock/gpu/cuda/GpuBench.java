@@ -69,14 +69,6 @@ public final class GpuBench {
     }
   }
 
-  private static long[] random(SplittableRandom rng, int n) {
-    long[] v = Fr.newVector(n);
-    for (int i = 0; i < n; i++) {
-      Fr.random(rng, v, i);
-    }
-    return v;
-  }
-
   /** Median, min and max of reps runs of work, in device-event milliseconds, after one warm-up run. */
   private static double[] time(CUstream s, int reps, Runnable work) {
     CUevent start = new CUevent();
@@ -103,7 +95,7 @@ public final class GpuBench {
   }
 
   private static void ntt(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
-    long[] data = random(rng, 1 << to);
+    long[] data = Fr.randomVector(rng, 1 << to);
     DeviceBuffer buf = gpu.allocate("bench", "ntt", (1L << to) * 32, false);
     CUdeviceptr p = gpu.pointer(buf);
     CUstream s = gpu.stream();
@@ -133,7 +125,7 @@ public final class GpuBench {
   private static void msm(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
     int distinct = Math.min(DISTINCT_BASES, 1 << to);
     long t0 = System.nanoTime();
-    G1[] pts = gpu.fixedBaseMul(G1.generator(), random(rng, distinct));
+    G1[] pts = gpu.fixedBaseMul(G1.generator(), Fr.randomVector(rng, distinct));
     G1Bases bases = G1Bases.of(pts);
     System.out.printf(Locale.ROOT, "msm bases: %d random points by the GPU fixed-base kernel in %.0f ms (host conversion included)%n",
         distinct, (System.nanoTime() - t0) / 1e6);
@@ -145,7 +137,7 @@ public final class GpuBench {
       long bytes = Math.min(done, (1L << to) - done) * 96;
       CudaDevice.check(cuMemcpyDtoD(bp.withByteOffset(done * 96), bp, bytes), "cuMemcpyDtoD");
     }
-    long[] scalars = random(rng, 1 << to);
+    long[] scalars = Fr.randomVector(rng, 1 << to);
     gpu.writeScalars(sc, 0, scalars);
     CUstream s = gpu.stream();
     for (int log = from; log <= to; log++) {
@@ -181,12 +173,8 @@ public final class GpuBench {
     for (int i = 0; i < n; i++) {
       Fr.add(folded, i % d, scalars, i, folded, i % d);
     }
-    long[] canonical = new long[d * Fr.LIMBS];
-    for (int i = 0; i < d; i++) {
-      Fr.toCanonicalLimbs(folded, i, canonical, i * Fr.LIMBS);
-    }
     G1Bases used = d == bases.size() ? bases : G1Bases.of(bases.toList().subList(0, d));
-    return Msm.msm(used, canonical);
+    return Msm.msm(used, Fr.toCanonical(folded, 0, d));
   }
 
   private static void check(boolean ok, String what) {

@@ -50,21 +50,13 @@ class KernelsGpuIT {
     return new SplittableRandom(SEED ^ test.hashCode());
   }
 
-  private static long[] randomScalars(SplittableRandom rng, int n) {
-    long[] v = Fr.newVector(n);
-    for (int i = 0; i < n; i++) {
-      Fr.random(rng, v, i);
-    }
-    return v;
-  }
-
   @Test
   void fieldProductsMatchTheCpu() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("field");
     int n = 4099;
-    long[] a = randomScalars(rng, n);
-    long[] b = randomScalars(rng, n);
+    long[] a = Fr.randomVector(rng, n);
+    long[] b = Fr.randomVector(rng, n);
     FrElement.ONE.neg().writeTo(a, 0); // edge values: (r-1)·(r-1), 0·x, 1·x
     FrElement.ONE.neg().writeTo(b, 0);
     Fr.setZero(a, 1);
@@ -72,7 +64,7 @@ class KernelsGpuIT {
     DeviceBuffer buf = gpu.allocate("test", "fr", 3L * n * 32, false);
     gpu.writeScalars(buf, 0, a);
     gpu.writeScalars(buf, n, b);
-    gpu.writeScalars(buf, 2 * n, randomScalars(rng, n)); // poison the output
+    gpu.writeScalars(buf, 2 * n, Fr.randomVector(rng, n)); // poison the output
     CUdeviceptr p = gpu.pointer(buf);
     CUstream s = gpu.stream();
     gpu.kernels().frMul(p, p.withByteOffset(n * 32L), p.withByteOffset(2L * n * 32), n, s);
@@ -131,7 +123,7 @@ class KernelsGpuIT {
     for (int logN : new int[] {1, 2, 5, 10, 11, 14, 17, 20}) {
       DeviceBuffer buf = gpu.allocate("test", "ntt", (1L << logN) * 32 + 64, false);
       for (NttKind kind : NttKind.values()) {
-        long[] v = randomScalars(rng, 1 << logN);
+        long[] v = Fr.randomVector(rng, 1 << logN);
         gpu.writeScalars(buf, 1, v); // at an element offset, as ProvingWorkload's b and c vectors are
         gpu.ntt("test", buf, 1, logN, kind).await();
         long[] got = gpu.readScalars(buf, 1, 1 << logN);
@@ -153,11 +145,11 @@ class KernelsGpuIT {
     SplittableRandom rng = rng("quotient");
     for (int logN : new int[] {1, 4, 11, 16}) {
       int n = 1 << logN;
-      long[] abc = randomScalars(rng, 3 * n);
+      long[] abc = Fr.randomVector(rng, 3 * n);
       DeviceBuffer staged = gpu.allocate("test", "abc", (3L * n + 2) * 32, false);
       DeviceBuffer h = gpu.allocate("test", "h", n * 32L, false);
       gpu.writeScalars(staged, 2, abc);
-      gpu.writeScalars(h, 0, randomScalars(rng, n)); // poison
+      gpu.writeScalars(h, 0, Fr.randomVector(rng, n)); // poison
       gpu.quotient("test", staged, 2, logN, h).await();
       long[] a = java.util.Arrays.copyOfRange(abc, 0, 4 * n);
       long[] b = java.util.Arrays.copyOfRange(abc, 4 * n, 8 * n);
@@ -198,11 +190,7 @@ class KernelsGpuIT {
   }
 
   private static G1 cpuMsm(G1Bases bases, long[] mont) {
-    long[] canonical = new long[mont.length];
-    for (int i = 0; i < bases.size(); i++) {
-      Fr.toCanonicalLimbs(mont, i, canonical, i * Fr.LIMBS);
-    }
-    return Msm.msm(bases, canonical);
+    return Msm.msm(bases, Fr.toCanonical(mont, 0, bases.size()));
   }
 
   @Test
@@ -213,7 +201,7 @@ class KernelsGpuIT {
     FrElement.ONE.neg().writeTo(rMinus1, 0);
     for (int n : new int[] {1, 2, 3, 7, 100, 1000, 4097, 65_537}) {
       G1Bases bases = randomBases(rng, n);
-      long[] scalars = randomScalars(rng, n);
+      long[] scalars = Fr.randomVector(rng, n);
       // edge scalars at random places: 0, 1, r - 1, and a base that is the identity
       for (int k = 0; k < Math.min(n, 12); k++) {
         int i = rng.nextInt(n);
@@ -239,7 +227,7 @@ class KernelsGpuIT {
     List<G1> withIdentity = new ArrayList<>(bases.toList());
     withIdentity.set(5, G1.identity());
     G1Bases b2 = G1Bases.of(withIdentity);
-    long[] sc = randomScalars(rng, 3000);
+    long[] sc = Fr.randomVector(rng, 3000);
     assertThat(gpuMsm(b2, sc)).isEqualTo(cpuMsm(b2, sc));
     // the same base twice with the same digit: the doubling case inside a bucket
     G1Bases twice = G1Bases.of(bases.get(0), bases.get(0), bases.get(0));
@@ -274,7 +262,7 @@ class KernelsGpuIT {
     SplittableRandom rng = rng("large");
     int n = 1 << 20;
     G1Bases bases = randomBases(rng, n);
-    long[] scalars = randomScalars(rng, n);
+    long[] scalars = Fr.randomVector(rng, n);
     assertThat(gpuMsm(bases, scalars)).isEqualTo(cpuMsm(bases, scalars));
   }
 
@@ -283,7 +271,7 @@ class KernelsGpuIT {
     Gpu.assumePresent();
     SplittableRandom rng = rng("fixed");
     int n = 2000;
-    long[] scalars = randomScalars(rng, n);
+    long[] scalars = Fr.randomVector(rng, n);
     Fr.setZero(scalars, 0);
     Fr.setOne(scalars, 1);
     FrElement.ONE.neg().writeTo(scalars, 2);

@@ -228,11 +228,7 @@ public final class SimulatedDevice implements Device {
         }
       }
       long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
-      long[] canonical = new long[mont.length];
-      for (int i = 0; i < b.size(); i++) {
-        Fr.toCanonicalLimbs(mont, i, canonical, i * Fr.LIMBS);
-      }
-      result[0] = Msm.msm(b, canonical);
+      result[0] = Msm.msm(b, Fr.toCanonical(mont, 0, b.size()));
     });
     return MsmRun.of(run, () -> result[0]);
   }

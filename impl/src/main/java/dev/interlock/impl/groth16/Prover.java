@@ -90,11 +90,19 @@ public final class Prover {
     int n = 1 << logN;
     long[][] abc = s.take();
     long[] h = quotient(abc[0], abc[1], abc[2], logN, ntt);
-    if (!Fr.isZero(h, n - 1)) {
+    requireDivisible(h, n - 1);
+    return Arrays.copyOf(h, Fr.LIMBS * (n - 1));
+  }
+
+  /**
+   * Throws IllegalArgumentException unless element {@code top} of {@code v} (H's coefficient N-1, as {@link #quotient}
+   * leaves it) is zero, i.e. unless Z divides A·B - C and the witness satisfies the circuit.
+   */
+  public static void requireDivisible(long[] v, int top) {
+    if (!Fr.isZero(v, top)) {
       throw new IllegalArgumentException(
           "witness does not satisfy the circuit: A·B - C is not divisible by Z (H has degree N-1)");
     }
-    return Arrays.copyOf(h, Fr.LIMBS * (n - 1));
   }
 
   /**
@@ -140,7 +148,7 @@ public final class Prover {
       throw new IllegalArgumentException("h must hold N-1 = " + (n - 1) + " coefficients, got " + Fr.size(h));
     }
     long[] w = witness.canonicalLimbs();
-    long[] hc = Witness.toCanonical(h, 0, n - 1);
+    long[] hc = Fr.toCanonical(h, 0, n - 1);
     long[] priv = Arrays.copyOfRange(w, Fr.LIMBS * (pk.params().publicInputs() + 1), w.length);
     G1 a = backend.msm(pk.aQuery(), w);
     G1 bG1 = backend.msm(pk.bG1Query(), w);

@@ -60,19 +60,10 @@ public final class Witness {
   long[] canonicalLimbs() {
     long[] c = canonical;
     if (c == null) {
-      c = toCanonical(values, 0, size());
+      c = Fr.toCanonical(values, 0, size());
       canonical = c;
     }
     return c;
-  }
-
-  /** Canonical limbs of elements [from, from+count) of a Montgomery vector. */
-  static long[] toCanonical(long[] v, int from, int count) {
-    long[] out = new long[Fr.LIMBS * count];
-    for (int i = 0; i < count; i++) {
-      Fr.toCanonicalLimbs(v, from + i, out, Fr.LIMBS * i);
-    }
-    return out;
   }
 
   @Override

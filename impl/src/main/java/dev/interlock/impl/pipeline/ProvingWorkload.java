@@ -34,8 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Bindings: {@code cpu synthesize} computes the a, b, c evaluations; buffer {@code staged} is
  * sized for a, b, c, the witness scalars and the four G1 queries, {@code scratch} for H (see
  * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
- * {@code kernel ntt_h} computes H on the device (its quotient kernel: six NTTs, a pointwise step and one more NTT); {@code kernel msm} the four G1 MSMs;
- * {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
+ * {@code kernel ntt_h} computes H on the device (its quotient kernel: six NTTs, a pointwise step and
+ * one more NTT); {@code kernel msm} the four G1 MSMs; {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
  * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it; {@code cpu
  * epilogue} draws the randomizers and assembles the proof, which is the job's result.
  *
@@ -305,10 +305,7 @@ public final class ProvingWorkload implements Workload {
     DeviceBuffer scratch = buffer(buffers, "scratch");
     timed("ntt_h", () -> {
       device.quotient(owner, staged, 0, circuit.logN(), scratch).await();
-      if (!Fr.isZero(device.readScalars(scratch, n - 1, 1), 0)) {
-        throw new IllegalArgumentException(
-            "witness does not satisfy the circuit: A·B - C is not divisible by Z (H has degree N-1)");
-      }
+      Prover.requireDivisible(device.readScalars(scratch, n - 1, 1), 0);
       s.hOnDevice = true;
     });
   }

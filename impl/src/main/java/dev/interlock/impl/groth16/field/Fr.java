@@ -396,6 +396,24 @@ public final class Fr {
     toMontgomery(l0, l1, l2, l3, out, oi * LIMBS);
   }
 
+  /** A vector of n uniformly random elements (Montgomery form). */
+  public static long[] randomVector(RandomGenerator rng, int n) {
+    long[] v = newVector(n);
+    for (int i = 0; i < n; i++) {
+      random(rng, v, i);
+    }
+    return v;
+  }
+
+  /** Canonical limbs (4 per element, not Montgomery form) of elements [from, from + count) of a Montgomery vector. */
+  public static long[] toCanonical(long[] v, int from, int count) {
+    long[] out = new long[LIMBS * count];
+    for (int i = 0; i < count; i++) {
+      toCanonicalLimbs(v, from + i, out, LIMBS * i);
+    }
+    return out;
+  }
+
   /** Writes the canonical value of a[ai] as four little-endian limbs to out at limb offset o (not Montgomery form). */
   public static void toCanonicalLimbs(long[] a, int ai, long[] out, int o) {
     int ao = ai * LIMBS;

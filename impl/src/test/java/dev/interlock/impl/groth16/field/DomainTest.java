@@ -106,7 +106,7 @@ class DomainTest {
   void domainTransformsDelegate() {
     SplittableRandom rnd = FieldTestSupport.random("DomainTest.transforms", 37);
     Domain d = Domain.of(5);
-    long[] v = FieldTestSupport.randomVector(rnd, 32);
+    long[] v = Fr.randomVector(rnd, 32);
     long[] w = v.clone();
     d.forward(w);
     long[] x = v.clone();

@@ -47,12 +47,4 @@ final class FieldTestSupport {
     return out;
   }
 
-  /** A vector of n random elements. */
-  static long[] randomVector(SplittableRandom rnd, int n) {
-    long[] v = Fr.newVector(n);
-    for (int i = 0; i < n; i++) {
-      Fr.random(rnd, v, i);
-    }
-    return v;
-  }
 }

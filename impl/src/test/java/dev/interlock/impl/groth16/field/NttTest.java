@@ -1,7 +1,6 @@
 package dev.interlock.impl.groth16.field;
 
 import static dev.interlock.impl.groth16.field.FieldTestSupport.R;
-import static dev.interlock.impl.groth16.field.FieldTestSupport.randomVector;
 import static dev.interlock.impl.groth16.field.FieldTestSupport.scalar;
 import static dev.interlock.impl.groth16.field.FieldTestSupport.values;
 import static dev.interlock.impl.groth16.field.FieldTestSupport.vector;
@@ -53,7 +52,7 @@ class NttTest {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.forwardNaive", 41);
     for (int logN = 0; logN <= 8; logN++) {
       int n = 1 << logN;
-      long[] v = randomVector(rnd, n);
+      long[] v = Fr.randomVector(rnd, n);
       BigInteger[] c = values(v);
       Ntt.forward(v, logN);
       BigInteger w = omega(logN);
@@ -70,7 +69,7 @@ class NttTest {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.forwardSampled", 43);
     for (int logN : new int[] {11, 13, 15, 16}) {
       int n = 1 << logN;
-      long[] c = randomVector(rnd, n);
+      long[] c = Fr.randomVector(rnd, n);
       for (boolean parallel : new boolean[] {false, true}) {
         long[] v = c.clone();
         Ntt.forward(v, logN, parallel);
@@ -112,7 +111,7 @@ class NttTest {
   void inverseUndoesForwardUpTo2To16() {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.roundTrip", 47);
     for (int logN = 0; logN <= 16; logN++) {
-      long[] v = randomVector(rnd, 1 << logN);
+      long[] v = Fr.randomVector(rnd, 1 << logN);
       long[] w = v.clone();
       Ntt.forward(w, logN);
       if (logN >= 2) {
@@ -133,7 +132,7 @@ class NttTest {
     for (int logN = 0; logN <= 8; logN++) {
       int n = 1 << logN;
       for (BigInteger g : new BigInteger[] {BigInteger.valueOf(7), customShift}) {
-        long[] v = randomVector(rnd, n);
+        long[] v = Fr.randomVector(rnd, n);
         BigInteger[] c = values(v);
         if (g.equals(BigInteger.valueOf(7))) {
           Ntt.cosetForward(v, logN);
@@ -161,7 +160,7 @@ class NttTest {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.cosetLarge", 59);
     for (int logN : new int[] {10, 14, 16}) {
       int n = 1 << logN;
-      long[] c = randomVector(rnd, n);
+      long[] c = Fr.randomVector(rnd, n);
       long[] v = c.clone();
       Ntt.cosetForward(v, logN);
       Domain d = Domain.of(logN);
@@ -195,9 +194,9 @@ class NttTest {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.linearity", 61);
     for (int logN : new int[] {3, 10, 15}) {
       int n = 1 << logN;
-      long[] x = randomVector(rnd, n);
-      long[] y = randomVector(rnd, n);
-      long[] ab = randomVector(rnd, 2);
+      long[] x = Fr.randomVector(rnd, n);
+      long[] y = Fr.randomVector(rnd, n);
+      long[] ab = Fr.randomVector(rnd, 2);
       long[] combo = Fr.newVector(n);
       long[] t = Fr.newVector(1);
       for (int i = 0; i < n; i++) {
@@ -275,7 +274,7 @@ class NttTest {
   void parallelAndSequentialAgreeBitForBit() {
     SplittableRandom rnd = FieldTestSupport.random("NttTest.determinism", 71);
     for (int logN : new int[] {11, 14, 16}) {
-      long[] v = randomVector(rnd, 1 << logN);
+      long[] v = Fr.randomVector(rnd, 1 << logN);
       long[] s = v.clone();
       long[] p = v.clone();
       Ntt.forward(s, logN, false);
@@ -302,7 +301,7 @@ class NttTest {
     List<long[]> inputs = new ArrayList<>();
     List<long[]> expected = new ArrayList<>();
     for (int logN : sizes) {
-      long[] v = randomVector(rnd, 1 << logN);
+      long[] v = Fr.randomVector(rnd, 1 << logN);
       inputs.add(v);
       expected.add(v);
     }
