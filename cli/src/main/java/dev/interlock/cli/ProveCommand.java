@@ -16,7 +16,6 @@ import dev.interlock.impl.groth16.KeyFileException;
 import dev.interlock.impl.groth16.PartitionSizes;
 import dev.interlock.impl.groth16.Proof;
 import dev.interlock.impl.groth16.Verifier;
-import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.pipeline.ProvingWorkload;
 import dev.interlock.impl.pipeline.Workload;
@@ -153,7 +152,7 @@ final class ProveCommand implements Callable<Integer> {
   private int prove(Design d, String r, Circuit circuit, long s, int logN, Device dev, PrintWriter out) {
     long t0 = System.nanoTime();
     KeyCache.Entry entry;
-    G1FixedBase fixedBase = dev instanceof CudaDevice gpu ? scalars -> gpu.fixedBaseMul(G1.generator(), scalars) : G1FixedBase.CPU;
+    G1FixedBase fixedBase = dev instanceof CudaDevice gpu ? gpu::fixedBaseMul : G1FixedBase.CPU;
     try {
       entry = KeyCache.loadOrCreate(keys, circuit, 1, fixedBase);
     } catch (KeyFileException e) {

@@ -35,6 +35,7 @@ import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.impl.device.MsmRun;
 import dev.interlock.impl.device.NttKind;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
+import dev.interlock.impl.groth16.G1FixedBase;
 import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.groth16.curve.G1Bases;
 import dev.interlock.impl.groth16.curve.G1Limbs;
@@ -714,15 +715,16 @@ public final class CudaDevice implements Device {
 
   /**
    * k_i·G1 generator for each Montgomery scalar of {@code scalars} (a Fr vector), on the GPU: the batch fixed-base
-   * multiplication of setup. Temporary device memory comes from the budget.
+   * multiplication of setup, from the table CPU setup uses too ({@link G1FixedBase#generatorTable()}). Temporary device
+   * memory comes from the budget.
    */
-  public G1[] fixedBaseMul(G1 base, long[] scalars) {
+  public G1[] fixedBaseMul(long[] scalars) {
     int n = scalars.length / Fr.LIMBS;
     G1[] out = new G1[n];
     if (n == 0) {
       return out;
     }
-    long[] table = fixedBaseTable(base);
+    long[] table = GeneratorTable.LIMBS;
     int chunk = Math.min(n, 1 << 20);
     CUstream s = bind();
     List<CUdeviceptr> allocated = new ArrayList<>();
@@ -754,24 +756,19 @@ public final class CudaDevice implements Device {
     return p;
   }
 
-  /** table[w·(2^c - 1) + d - 1] = d·2^(c·w)·base, affine limbs (c = Kernels.FIXED_BASE_WINDOW). */
-  static long[] fixedBaseTable(G1 base) {
-    int per = (1 << Kernels.FIXED_BASE_WINDOW) - 1;
-    G1[] entries = new G1[Kernels.fixedBaseTableSize()];
-    G1 windowBase = base;
-    for (int w = 0; w < Kernels.FIXED_BASE_WINDOWS; w++) {
-      G1 e = windowBase;
-      for (int d = 0; d < per; d++) {
-        entries[w * per + d] = e;
-        e = e.add(windowBase);
+  /** The generator's fixed-base table as affine limbs, converted once from the CPU's table. */
+  static final class GeneratorTable {
+    static final long[] LIMBS = limbs(G1FixedBase.generatorTable());
+
+    private GeneratorTable() {}
+
+    private static long[] limbs(List<G1> entries) {
+      long[] out = new long[entries.size() * G1Limbs.AFFINE_LONGS];
+      for (int i = 0; i < entries.size(); i++) {
+        System.arraycopy(G1Limbs.affine(entries.get(i)), 0, out, i * G1Limbs.AFFINE_LONGS, G1Limbs.AFFINE_LONGS);
       }
-      for (int i = 0; i < Kernels.FIXED_BASE_WINDOW; i++) {
-        windowBase = windowBase.dbl();
-      }
+      return out;
     }
-    long[] limbs = new long[entries.length * G1Limbs.AFFINE_LONGS];
-    G1Limbs.affine(G1Bases.of(entries), 0, entries.length, limbs, 0);
-    return limbs;
   }
 
   // ------------------------------------------------------------------- package access for kernel tests and benchmarks

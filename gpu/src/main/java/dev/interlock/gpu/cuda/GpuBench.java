@@ -125,7 +125,7 @@ public final class GpuBench {
   private static void msm(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
     int distinct = Math.min(DISTINCT_BASES, 1 << to);
     long t0 = System.nanoTime();
-    G1[] pts = gpu.fixedBaseMul(G1.generator(), Fr.randomVector(rng, distinct));
+    G1[] pts = gpu.fixedBaseMul(Fr.randomVector(rng, distinct));
     G1Bases bases = G1Bases.of(pts);
     System.out.printf(Locale.ROOT, "msm bases: %d random points by the GPU fixed-base kernel in %.0f ms (host conversion included)%n",
         distinct, (System.nanoTime() - t0) / 1e6);

@@ -8,6 +8,7 @@ import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 
 import dev.interlock.impl.device.NttKind;
+import dev.interlock.impl.groth16.G1FixedBase;
 import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.groth16.curve.G1Limbs;
 import dev.interlock.impl.groth16.field.Domain;
@@ -35,7 +36,7 @@ import jcuda.driver.CUstream;
  */
 final class Kernels {
   /** Window width of {@link #fixedBase}'s table. */
-  static final int FIXED_BASE_WINDOW = 10;
+  static final int FIXED_BASE_WINDOW = G1FixedBase.TABLE_WINDOW;
   /** Windows of {@link #fixedBase}'s table: ceil(255 / 10). */
   static final int FIXED_BASE_WINDOWS = (Fr.BITS + FIXED_BASE_WINDOW - 1) / FIXED_BASE_WINDOW;
   private static final int NTT_BLOCK_LOG = 10;
@@ -165,11 +166,11 @@ final class Kernels {
     for (int st = stages; st < logN; st++) {
       launch(nttStage, blocks(n / 2), THREADS, s, v, table, logN, logMax, st, inverse ? 1 : 0);
     }
-    FrElement nInv = Domain.of(logN).sizeInverse();
+    Domain domain = Domain.of(logN);
     if (kind == NttKind.INVERSE) {
-      scale(v, n, nInv, FrElement.ONE, s);
+      scale(v, n, domain.sizeInverse(), FrElement.ONE, s);
     } else if (kind == NttKind.COSET_INVERSE) {
-      scale(v, n, nInv, Domain.GENERATOR.inverse(), s);
+      scale(v, n, domain.sizeInverse(), domain.cosetShiftInverse(), s);
     }
   }
 

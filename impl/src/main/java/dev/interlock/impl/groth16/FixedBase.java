@@ -3,6 +3,8 @@ package dev.interlock.impl.groth16;
 import dev.interlock.impl.groth16.curve.G1;
 import dev.interlock.impl.groth16.curve.G2;
 import dev.interlock.impl.groth16.field.Fr;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BinaryOperator;
 import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
@@ -60,6 +62,19 @@ final class FixedBase<T> {
   /** The table of the G2 generator. */
   static FixedBase<G2> g2() {
     return G2Holder.INSTANCE;
+  }
+
+  /** The table's entries row by row: entry i·(2^WINDOW - 1) + d - 1 is d·2^(WINDOW·i)·P. */
+  List<T> entries() {
+    List<T> out = new ArrayList<>();
+    for (Object[] row : table) {
+      for (Object e : row) {
+        @SuppressWarnings("unchecked")
+        T t = (T) e;
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   /** k·P for the element ki of a Montgomery Fr vector. */
