@@ -22,11 +22,6 @@ struct FpParams {
                                 0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u};
     return O[i];
   }
-  HD static uint32_t r2(int i) {  // R^2 mod p
-    constexpr uint32_t Q[12] = {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu,
-                                0x939d83c0u, 0x67eb88a9u, 0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u};
-    return Q[i];
-  }
 };
 
 struct FrParams {
@@ -41,11 +36,6 @@ struct FrParams {
     constexpr uint32_t O[8] = {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau,
                                0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u};
     return O[i];
-  }
-  HD static uint32_t r2(int i) {
-    constexpr uint32_t Q[8] = {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu,
-                               0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u};
-    return Q[i];
   }
 };
 
@@ -181,13 +171,6 @@ struct Field {
     return x == 0;
   }
 
-  HD bool equals(const Field& o) const {
-    uint32_t x = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) x |= v[i] ^ o.v[i];
-    return x == 0;
-  }
-
   /** t - modulus into d; returns the borrow (1 when t < modulus). */
   HD static uint32_t sub_mod(const uint32_t* t, uint32_t* d) {
     uint32_t borrow = 0;
@@ -304,14 +287,6 @@ struct Field {
   }
 
   HD static Field sqr(const Field& a) { return mul(a, a); }
-
-  /** From the canonical integer (limbs below the modulus) into Montgomery form. */
-  HD static Field to_mont(const Field& a) {
-    Field q;
-#pragma unroll
-    for (int i = 0; i < N; i++) q.v[i] = P::r2(i);
-    return mul(a, q);
-  }
 
   /** From Montgomery form to the canonical integer's limbs. */
   HD static Field from_mont(const Field& a) {

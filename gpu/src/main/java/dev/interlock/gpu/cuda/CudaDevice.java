@@ -409,11 +409,7 @@ public final class CudaDevice implements Device {
   private synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses) {
     List<Allocation> targets = new ArrayList<>();
     for (DeviceBuffer b : uses) {
-      Allocation a = b == null ? null : live.get(b.id());
-      if (a == null) {
-        throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, owner + " kernel " + name + " uses a buffer that is not live: " + b);
-      }
-      targets.add(a);
+      targets.add(liveAllocation(b, owner + " kernel " + name + " uses"));
     }
     runningKernels++;
     return targets;

@@ -1,6 +1,7 @@
 package dev.interlock.gpu.cuda;
 
 import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
 import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
 import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuEventSynchronize;
@@ -86,6 +87,8 @@ public final class GpuBench {
       CudaDevice.check(cuEventElapsedTime(f, start, stop), "cuEventElapsedTime");
       ms[r] = f[0];
     }
+    cuEventDestroy(start);
+    cuEventDestroy(stop);
     Arrays.sort(ms);
     return new double[] {ms[reps / 2], ms[0], ms[reps - 1]};
   }
