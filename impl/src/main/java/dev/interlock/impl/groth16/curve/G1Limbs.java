@@ -14,9 +14,9 @@ import supranational.blst.P1_Affine;
  */
 public final class G1Limbs {
   /** Longs per affine point. */
-  public static final int AFFINE_LONGS = 12;
+  public static final int AFFINE_LONGS = BlstStructs.P1_AFFINE_LONGS;
   /** Longs per Jacobian point. */
-  public static final int JACOBIAN_LONGS = 18;
+  public static final int JACOBIAN_LONGS = BlstStructs.P1_LONGS;
 
   private G1Limbs() {}
 
@@ -26,13 +26,13 @@ public final class G1Limbs {
     Objects.checkFromIndexSize(at, count * AFFINE_LONGS, dst.length);
     P1_Affine[] points = bases.affine();
     for (int i = 0; i < count; i++) {
-      System.arraycopy(Raw.affine(points[from + i]), 0, dst, at + i * AFFINE_LONGS, AFFINE_LONGS);
+      System.arraycopy(BlstStructs.limbs(points[from + i]), 0, dst, at + i * AFFINE_LONGS, AFFINE_LONGS);
     }
   }
 
   /** The affine limbs of one point. */
   public static long[] affine(G1 point) {
-    return Raw.affine(point.affine()).clone();
+    return BlstStructs.limbs(point.affine()).clone();
   }
 
   /** The point whose Jacobian limbs start at src[at]; IllegalArgumentException if it is not on the curve. */
@@ -40,7 +40,7 @@ public final class G1Limbs {
     Objects.checkFromIndexSize(at, JACOBIAN_LONGS, src.length);
     long[] limbs = new long[JACOBIAN_LONGS];
     System.arraycopy(src, at, limbs, 0, JACOBIAN_LONGS);
-    P1 p = new Raw(limbs);
+    P1 p = BlstStructs.p1(limbs);
     if (!p.is_inf() && !p.on_curve()) {
       throw new IllegalArgumentException("G1 Jacobian limbs at " + at + " are not a point on the curve");
     }
@@ -52,31 +52,10 @@ public final class G1Limbs {
     Objects.checkFromIndexSize(at, AFFINE_LONGS, src.length);
     long[] limbs = new long[AFFINE_LONGS];
     System.arraycopy(src, at, limbs, 0, AFFINE_LONGS);
-    P1_Affine a = new RawAffine(limbs);
+    P1_Affine a = BlstStructs.p1Affine(limbs);
     if (!a.is_inf() && !a.on_curve()) {
       throw new IllegalArgumentException("G1 affine limbs at " + at + " are not a point on the curve");
     }
     return G1.wrap(a.to_jacobian());
-  }
-
-  /** blst's P1 over a given limb array (jblst keeps each point's C struct in a long[]). */
-  private static final class Raw extends P1 {
-    Raw(long[] limbs) {
-      super(limbs);
-    }
-
-    static long[] affine(P1_Affine a) {
-      return RawAffine.limbs(a);
-    }
-  }
-
-  private static final class RawAffine extends P1_Affine {
-    RawAffine(long[] limbs) {
-      super(limbs);
-    }
-
-    static long[] limbs(P1_Affine a) {
-      return getCPtr(a);
-    }
   }
 }

@@ -14,13 +14,22 @@ import supranational.blst.P2_Affine;
  * <p>Scalars are canonical (not Montgomery) elements of F_r, either flat little-endian limbs
  * ({@code long[4 n]}, scalar i at [4i, 4i+4)) or flat little-endian bytes ({@code byte[32 n]}). The
  * number of scalars must equal the number of bases. A scalar at or above r is rejected with
- * IllegalArgumentException rather than reduced. n = 0 gives the identity. For n of at least 64 the
- * windows are computed in parallel on the common ForkJoinPool; the result is the same group element
- * whatever the window size and the schedule.
+ * IllegalArgumentException rather than reduced. n = 0 gives the identity.
+ *
+ * <p>Two implementations give the same group element: blst's native Pippenger (through JNA, {@link BlstMsm};
+ * chunks of points on the common ForkJoinPool), used by {@link #msm(G1Bases, long[])} and {@link
+ * #msm(G2Bases, long[])} where the library loads, and a Pippenger in Java over jblst's point operations (windows
+ * in parallel on the common pool for n of at least 64), used with an explicit window size, where the native one
+ * is unavailable, or everywhere with {@code -Dinterlock.msm=java}. {@link #implementation()} says which.
  */
 public final class Msm {
   /** Largest window size {@link #msm(G1Bases, long[], int)} accepts. */
   public static final int MAX_WINDOW_BITS = Pippenger.MAX_WINDOW_BITS;
+
+  /** System property choosing the implementation: {@code native} (the default) or {@code java}. */
+  public static final String IMPLEMENTATION_PROPERTY = "interlock.msm";
+
+  private static final boolean NATIVE = chooseNative();
 
   private Msm() {}
 
@@ -36,9 +45,19 @@ public final class Msm {
     return Pippenger.windowBits(n, threadsFor(n));
   }
 
+  /** What {@link #msm(G1Bases, long[])} and {@link #msm(G2Bases, long[])} use here, for reports. */
+  public static String implementation() {
+    return NATIVE ? BlstMsm.description() : "Java Pippenger over jblst (" + javaReason() + ")";
+  }
+
   /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian limbs (4 per scalar). */
   public static G1 msm(G1Bases bases, long[] scalars) {
-    return msm(bases, scalars, windowBits(count(bases.size(), scalars)));
+    int n = count(bases.size(), scalars);
+    if (NATIVE && n >= 2) {
+      Scalars.requireAllCanonical(scalars, "G1 MSM");
+      return G1.wrap(BlstMsm.g1(bases.affine(), scalars, n, threadsFor(n)));
+    }
+    return msm(bases, scalars, windowBits(n));
   }
 
   /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian bytes (32 per scalar). */
@@ -64,7 +83,12 @@ public final class Msm {
 
   /** sum_i s_i * P_i in G2, scalars as flat canonical little-endian limbs (4 per scalar). */
   public static G2 msm(G2Bases bases, long[] scalars) {
-    return msm(bases, scalars, windowBits(count(bases.size(), scalars)));
+    int n = count(bases.size(), scalars);
+    if (NATIVE && n >= 2) {
+      Scalars.requireAllCanonical(scalars, "G2 MSM");
+      return G2.wrap(BlstMsm.g2(bases.affine(), scalars, n, threadsFor(n)));
+    }
+    return msm(bases, scalars, windowBits(n));
   }
 
   /** sum_i s_i * P_i in G2, scalars as flat canonical little-endian bytes (32 per scalar). */
@@ -124,6 +148,21 @@ public final class Msm {
               + scalars.length);
     }
     return bases;
+  }
+
+  private static boolean chooseNative() {
+    String wanted = System.getProperty(IMPLEMENTATION_PROPERTY, "native");
+    if (!wanted.equals("native") && !wanted.equals("java")) {
+      throw new IllegalArgumentException(
+          "-D" + IMPLEMENTATION_PROPERTY + " must be native or java, not '" + wanted + "'");
+    }
+    return wanted.equals("native") && BlstMsm.available();
+  }
+
+  private static String javaReason() {
+    return System.getProperty(IMPLEMENTATION_PROPERTY, "native").equals("java")
+        ? "-D" + IMPLEMENTATION_PROPERTY + "=java"
+        : BlstMsm.description();
   }
 
   private static int threadsFor(int n) {
