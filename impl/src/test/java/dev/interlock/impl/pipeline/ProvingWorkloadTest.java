@@ -27,12 +27,17 @@ class ProvingWorkloadTest {
   private static final Keys KEYS = Setup.generate(CIRCUIT, new SplittableRandom(8));
 
   private static RunReport run(String design, int workers, long vram, int partitions, ProvingWorkload workload) {
-    Design d = TestDesigns.shipped(design).withThreads("gpu_worker", workers).withVram(vram);
     SplittableRandom rng = new SplittableRandom(3);
     List<ProvingWorkload.Partition> parts = new ArrayList<>();
     for (int i = 0; i < partitions; i++) {
       parts.add(ProvingWorkload.Partition.random(i, CIRCUIT, rng.split()));
     }
+    return run(design, workers, vram, parts, workload);
+  }
+
+  private static RunReport run(String design, int workers, long vram, List<ProvingWorkload.Partition> parts,
+      ProvingWorkload workload) {
+    Design d = TestDesigns.shipped(design).withThreads("gpu_worker", workers).withVram(vram);
     try (SimulatedDevice device = new SimulatedDevice(vram)) {
       return new Engine(device, StepGate.FREE).start(d, design, r -> new InterpretedPipeline(r, false, workload),
           Map.of("gpu_worker", parts)).await();
@@ -71,5 +76,28 @@ class ProvingWorkloadTest {
     RunReport r = run("reservation", 3, 16L << 30, 5, w);
     assertThat(r.completed()).isEqualTo(5);
     assertThat(r.memory().peakUsed()).isLessThanOrEqualTo(3 * (w.stagedBytes() + w.scratchBytes()));
+  }
+
+  @Test
+  void reusedHostWorkIsComputedOnceAndEveryProofStillVerifiesWithItsOwnRandomizers() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), 4, true);
+    ProvingWorkload.Partition shared = ProvingWorkload.Partition.random(0, CIRCUIT, new SplittableRandom(5));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      parts.add(new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds()));
+    }
+    RunReport r = run("reservation", 3, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(6);
+    List<Proof> proofs = new ArrayList<>();
+    for (JobResult j : r.results()) {
+      Proof p = (Proof) ((JobResult.Completed) j).value();
+      assertThat(Verifier.verify(KEYS.vk(), p, shared.publicInputs())).isTrue();
+      proofs.add(p);
+    }
+    assertThat(proofs).doesNotHaveDuplicates();
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    assertThat(w.stageMillis().get("stage")).hasSize(6);
+    assertThat(w.stageMillis().get("msm")).hasSize(6);
   }
 }
