@@ -49,9 +49,9 @@ exec "$here/jre/bin/java" -Xmx48g ${BENCH_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.j
 RUN
 cat > "$dest/interlock" <<'RUN'
 #!/usr/bin/env bash
-# The interlock command line (as ./interlock), e.g. interlock prove --device gpu ...
+# The interlock command line (as ./interlock), e.g. interlock prove --device gpu ...; JVM options in INTERLOCK_JAVA_OPTS
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-exec "$here/jre/bin/java" -Xmx48g -cp "$(ls "$here"/lib/*.jar | grep -v -e console-standalone -e '\-tests.jar' | tr '\n' ':')" dev.interlock.cli.Main "$@"
+exec "$here/jre/bin/java" -Xmx48g ${INTERLOCK_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v -e console-standalone -e '\-tests.jar' | tr '\n' ':')" dev.interlock.cli.Main "$@"
 RUN
 chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/interlock"
 du -sh "$dest" "$dest/lib" "$dest/jre"
