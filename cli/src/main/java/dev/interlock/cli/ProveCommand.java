@@ -8,6 +8,7 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.Overlaps;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.impl.groth16.Circuit;
 import dev.interlock.impl.groth16.G1FixedBase;
@@ -22,6 +23,7 @@ import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -87,6 +89,10 @@ final class ProveCommand implements Callable<Integer> {
       + "on the device with its own randomizers, and verified.")
   boolean reuseHostWork;
 
+  @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Report how often one worker entered the first "
+      + "interval while another was inside the second, or the other way round (what check --overlap asks of the model).")
+  List<String> overlap;
+
   @Override
   public Integer call() {
     int logN = logN(n);
@@ -103,6 +109,15 @@ final class ProveCommand implements Callable<Integer> {
         throw new CliError("--workers must be at least 1, got " + workers);
       }
       d = d.withThreads(r, workers);
+    }
+    if (overlap != null) {
+      List<String> names = new Model(d).intervalNames();
+      for (String name : overlap) {
+        if (!names.contains(name)) {
+          throw new CliError(designFile + ": --overlap: no interval '" + name + "' in design " + d.name() + " (intervals: "
+              + String.join(", ", names) + ")");
+        }
+      }
     }
     Circuit circuit;
     try {
@@ -224,6 +239,10 @@ final class ProveCommand implements Callable<Integer> {
     if (dev instanceof CudaDevice gpu) {
       out.printf(Locale.ROOT, "gpu busy  %.3f s of NTT and MSM kernels (device events) in %.3f s wall: %.1f%%%n", gpu.kernelSeconds(),
           report.seconds(), 100 * gpu.kernelSeconds() / report.seconds());
+    }
+    if (overlap != null) {
+      out.printf(Locale.ROOT, "overlap   %s beside %s on another worker: %d times%n", overlap.get(0), overlap.get(1),
+          Overlaps.count(report.events(), overlap.get(0), overlap.get(1)));
     }
     problems.forEach(p -> out.printf(Locale.ROOT, "problem   %s%n", p));
     out.printf(Locale.ROOT, "%d/%d proofs verified%n", verified, partitions);

@@ -1,0 +1,55 @@
+package dev.interlock.impl.engine;
+
+import dev.interlock.model.state.Phase;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How often a run actually did what {@code check --overlap A B} asks of the model: one thread inside interval A
+ * while another thread was inside interval B.
+ *
+ * <p>Intervals are the cpu and kernel steps, named as in the design ({@code h2d} for {@code kernel h2d uses staged});
+ * a thread is inside one from its begin event to its end event (or to the end of the log). The count is the number
+ * of begin events of A (or B) at which another thread was inside B (or A): each time the overlap started, as the
+ * model's state would first show it. A log that ends inside both, like a model's overlap witness, counts.
+ */
+public final class Overlaps {
+  private Overlaps() {}
+
+  /** The number of times one thread entered A or B while another thread was inside the other (see the class). */
+  public static int count(List<Event> events, String a, String b) {
+    Objects.requireNonNull(a, "a");
+    Objects.requireNonNull(b, "b");
+    Map<String, String> inside = new HashMap<>();
+    int n = 0;
+    for (Event e : events) {
+      if (e.phase().isEmpty() || e.failure().isPresent()) {
+        continue;
+      }
+      String name = intervalName(e.step());
+      if (e.phase().get() == Phase.END) {
+        inside.remove(e.thread(), name);
+        continue;
+      }
+      if (name.equals(a) || name.equals(b)) {
+        String other = name.equals(a) ? b : a;
+        for (Map.Entry<String, String> t : inside.entrySet()) {
+          if (!t.getKey().equals(e.thread()) && t.getValue().equals(other)) {
+            n++;
+            break;
+          }
+        }
+      }
+      inside.put(e.thread(), name);
+    }
+    return n;
+  }
+
+  /** The interval name of a step's text: its second word for cpu and kernel steps, else empty. */
+  static String intervalName(String stepText) {
+    String[] words = stepText.split(" ", 3);
+    return words.length >= 2 && (words[0].equals("cpu") || words[0].equals("kernel")) ? words[1] : "";
+  }
+}
