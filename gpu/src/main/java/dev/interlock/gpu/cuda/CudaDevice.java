@@ -13,15 +13,11 @@ import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuInit;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
-import static jcuda.driver.JCudaDriver.cuMemAllocHost;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
 import static jcuda.driver.JCudaDriver.cuMemAllocAsync;
 import static jcuda.driver.JCudaDriver.cuMemFree;
 import static jcuda.driver.JCudaDriver.cuMemFreeAsync;
-import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
-import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
-import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
@@ -42,8 +38,6 @@ import dev.interlock.impl.groth16.curve.G1Limbs;
 import dev.interlock.impl.groth16.field.Fr;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
-import java.nio.ByteOrder;
-import java.nio.LongBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -107,10 +101,6 @@ public final class CudaDevice implements Device {
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
 
-  /** A thread's pinned host buffer for copies, so they run on its own stream (cuMemcpy*Async). */
-  private record Staging(Pointer host, LongBuffer longs) {}
-
-  private static final long STAGING_BYTES = 32L << 20;
 
   /** Why no CUDA device can be used here, or empty when one can. */
   public static Optional<String> unavailable() {
@@ -396,7 +386,7 @@ public final class CudaDevice implements Device {
     }
     synchronized (stagings) {
       for (Staging st : stagings) {
-        cuMemFreeHost(st.host());
+        st.free();
       }
       stagings.clear();
     }
@@ -435,13 +425,11 @@ public final class CudaDevice implements Device {
     }
   }
 
-  /** The calling thread's pinned host buffer. */
+  /** The calling thread's pinned host buffers (see {@link Staging}), so its copies run on its own stream. */
   private Staging staging() {
     Staging st = staging.get();
     if (st == null) {
-      Pointer host = new Pointer();
-      check(cuMemAllocHost(host, STAGING_BYTES), "cuMemAllocHost");
-      st = new Staging(host, host.getByteBuffer(0, STAGING_BYTES).order(ByteOrder.nativeOrder()).asLongBuffer());
+      st = Staging.allocate();
       staging.set(st);
       synchronized (stagings) {
         stagings.add(st);
@@ -450,32 +438,16 @@ public final class CudaDevice implements Device {
     return st;
   }
 
-  /** Copies src[from, from + count) to dst through the thread's pinned buffer, on its stream. */
+  /** Copies src[from, from + count) to dst through the thread's pinned buffers, on its stream. */
   void upload(CUdeviceptr dst, long[] src, int from, int count) {
     CUstream s = bind();
-    Staging st = staging();
-    int per = (int) (STAGING_BYTES / 8);
-    for (int done = 0; done < count; done += per) {
-      int chunk = Math.min(per, count - done);
-      st.longs().clear();
-      st.longs().put(src, from + done, chunk);
-      check(cuMemcpyHtoDAsync(dst.withByteOffset(done * 8L), st.host(), chunk * 8L, s), "cuMemcpyHtoDAsync");
-      check(cuStreamSynchronize(s), "cuStreamSynchronize");
-    }
+    staging().upload(dst, count, (into, at, n) -> into.put(src, from + (int) at, n), s);
   }
 
-  /** Copies count longs from src into dst[0, count), through the thread's pinned buffer, on its stream. */
+  /** Copies count longs from src into dst[0, count), through the thread's pinned buffers, on its stream. */
   void download(long[] dst, CUdeviceptr src, int count) {
     CUstream s = bind();
-    Staging st = staging();
-    int per = (int) (STAGING_BYTES / 8);
-    for (int done = 0; done < count; done += per) {
-      int chunk = Math.min(per, count - done);
-      check(cuMemcpyDtoHAsync(st.host(), src.withByteOffset(done * 8L), chunk * 8L, s), "cuMemcpyDtoHAsync");
-      check(cuStreamSynchronize(s), "cuStreamSynchronize");
-      st.longs().clear();
-      st.longs().get(dst, done, chunk);
-    }
+    staging().download(dst, src, count, s);
   }
 
   @Override
@@ -498,13 +470,10 @@ public final class CudaDevice implements Device {
   public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
     Allocation a = liveAllocation(dst, "write to");
     requireFits(dst, at, bases.size() * G1_AFFINE_BYTES, "writing " + bases.size() + " G1 bases");
-    int per = 1 << 16;
-    long[] limbs = new long[Math.min(per, bases.size()) * G1Limbs.AFFINE_LONGS];
-    for (int from = 0; from < bases.size(); from += per) {
-      int k = Math.min(per, bases.size() - from);
-      G1Limbs.affine(bases, from, k, limbs, 0);
-      upload(a.ptr().withByteOffset(at + from * G1_AFFINE_BYTES), limbs, 0, k * G1Limbs.AFFINE_LONGS);
-    }
+    CUstream s = bind();
+    // the points are written straight into the pinned halves (whole points: a half holds a multiple of 12 longs)
+    staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G1Limbs.AFFINE_LONGS,
+        (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into), s);
     synchronized (this) {
       basesWritten.put(new BasesAt(dst.id(), at), bases.size());
     }

@@ -30,7 +30,7 @@ import jcuda.driver.CUstream;
  * <p>MSM bases: 2^16 distinct random points (made on the GPU by the fixed-base kernel), repeated to fill larger sizes;
  * the cost of an MSM does not depend on the bases. The check folds the scalars of each repeated base together (mod r)
  * and compares with the CPU's MSM over the distinct bases. NTTs are checked by a forward-inverse round trip on the
- * device and, up to 2^20, against the CPU.
+ * device and, up to 2^20, against the CPU. Then staging's copies (wall clock, GB/s): scalars each way, and G1 bases.
  *
  * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S]</pre>
  */
@@ -64,6 +64,7 @@ public final class GpuBench {
       List<String> table = new ArrayList<>();
       ntt(gpu, rng, from, to, reps, table);
       msm(gpu, rng, from, to, reps, table);
+      copies(gpu, rng, Math.min(to, 24), reps, table);
       System.out.println();
       System.out.println("kernel          size    median ms      min ms      max ms");
       table.forEach(System.out::println);
@@ -167,6 +168,49 @@ public final class GpuBench {
     System.out.println(table.get(table.size() - 1));
     gpu.free(b);
     gpu.free(sc);
+  }
+
+  /**
+   * Host-device copies as staging does them (through the thread's two pinned halves; wall clock, host work included):
+   * 2^log scalars each way, and 2^min(log, 20) G1 bases gathered from their Java objects.
+   */
+  private static void copies(CudaDevice gpu, SplittableRandom rng, int log, int reps, List<String> table) {
+    long[] v = Fr.randomVector(rng, 1 << log);
+    int logB = Math.min(log, 20);
+    DeviceBuffer buf = gpu.allocate("bench", "copies", Math.max((1L << log) * 32, (1L << logB) * 96), false);
+    double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
+    long[] back = new long[v.length];
+    double[] down = wall(reps, () -> System.arraycopy(gpu.readScalars(buf, 0, 1 << log), 0, back, 0, back.length));
+    check(Arrays.equals(back, v), "copies round trip of 2^" + log + " scalars");
+    G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 1 << Math.min(logB, 12)));
+    List<G1> repeated = new ArrayList<>(1 << logB);
+    for (int i = 0; i < 1 << logB; i++) {
+      repeated.add(distinct[i % distinct.length]);
+    }
+    G1Bases bases = G1Bases.of(repeated);
+    double[] basesUp = wall(reps, () -> gpu.writeBases(buf, 0, bases));
+    gpu.free(buf);
+    table.add(copyRow("h2d scalars", log, up, (1L << log) * 32));
+    table.add(copyRow("d2h scalars", log, down, (1L << log) * 32));
+    table.add(copyRow("h2d g1 bases", logB, basesUp, (1L << logB) * 96));
+    table.subList(table.size() - 3, table.size()).forEach(System.out::println);
+  }
+
+  /** Median, min and max wall-clock milliseconds of reps runs after one warm-up. */
+  private static double[] wall(int reps, Runnable work) {
+    work.run();
+    double[] ms = new double[reps];
+    for (int r = 0; r < reps; r++) {
+      long t = System.nanoTime();
+      work.run();
+      ms[r] = (System.nanoTime() - t) / 1e6;
+    }
+    Arrays.sort(ms);
+    return new double[] {ms[reps / 2], ms[0], ms[reps - 1]};
+  }
+
+  private static String copyRow(String what, int log, double[] t, long bytes) {
+    return row(what, log, t) + String.format(Locale.ROOT, "   %.1f GB/s (median, wall)", bytes / t[0] / 1e6);
   }
 
   /** The CPU's MSM of n scalars over bases repeated with period bases.size(): scalars of one base summed first. */

@@ -51,6 +51,20 @@ class KernelsGpuIT {
   }
 
   @Test
+  void copiesRoundTripAcrossTheTwoPinnedHalves() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("copies");
+    int half = Staging.HALF_LONGS / Fr.LIMBS; // scalars per pinned half
+    for (int n : new int[] {1, half - 1, half, half + 1, 2 * half, 3 * half + 5}) {
+      DeviceBuffer buf = gpu.allocate("test", "copy", (n + 3L) * 32, false);
+      long[] v = Fr.randomVector(rng, n);
+      gpu.writeScalars(buf, 3, v); // at an element offset
+      assertThat(gpu.readScalars(buf, 3, n)).as("%d scalars", n).isEqualTo(v);
+      gpu.free(buf);
+    }
+  }
+
+  @Test
   void fieldProductsMatchTheCpu() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("field");

@@ -1,5 +1,6 @@
 package dev.interlock.impl.groth16.curve;
 
+import java.nio.LongBuffer;
 import java.util.Objects;
 import supranational.blst.P1;
 import supranational.blst.P1_Affine;
@@ -22,11 +23,23 @@ public final class G1Limbs {
 
   /** Writes bases [from, from + count) into dst from index at, {@value #AFFINE_LONGS} longs each. */
   public static void affine(G1Bases bases, int from, int count, long[] dst, int at) {
-    Objects.checkFromIndexSize(from, count, bases.size());
     Objects.checkFromIndexSize(at, count * AFFINE_LONGS, dst.length);
+    affine(bases, from, count, LongBuffer.wrap(dst, at, count * AFFINE_LONGS));
+  }
+
+  /**
+   * Puts bases [from, from + count) into dst from its position, {@value #AFFINE_LONGS} longs each (a direct buffer
+   * such as pinned host memory takes them without an intermediate array).
+   */
+  public static void affine(G1Bases bases, int from, int count, LongBuffer dst) {
+    Objects.checkFromIndexSize(from, count, bases.size());
+    if (dst.remaining() < count * AFFINE_LONGS) {
+      throw new IndexOutOfBoundsException(count + " points need " + count * AFFINE_LONGS + " longs, the buffer has "
+          + dst.remaining());
+    }
     P1_Affine[] points = bases.affine();
     for (int i = 0; i < count; i++) {
-      System.arraycopy(BlstStructs.limbs(points[from + i]), 0, dst, at + i * AFFINE_LONGS, AFFINE_LONGS);
+      dst.put(BlstStructs.limbs(points[from + i]), 0, AFFINE_LONGS);
     }
   }
 

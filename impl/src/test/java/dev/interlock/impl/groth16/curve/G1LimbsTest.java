@@ -39,6 +39,21 @@ class G1LimbsTest {
     for (int i = 12; i < 24; i++) {
       assertThat(limbs[i]).isZero();
     }
+    // into a direct buffer from its position, and into an array at an offset: the same limbs
+    java.nio.LongBuffer direct = java.nio.ByteBuffer.allocateDirect(8 * (5 + limbs.length)).asLongBuffer();
+    direct.position(5);
+    G1Limbs.affine(bases, 0, 3, direct);
+    assertThat(direct.position()).isEqualTo(5 + limbs.length);
+    long[] offset = new long[2 + limbs.length];
+    G1Limbs.affine(bases, 1, 2, offset, 2 + G1Limbs.AFFINE_LONGS);
+    for (int i = 0; i < limbs.length; i++) {
+      assertThat(direct.get(5 + i)).as("direct %d", i).isEqualTo(limbs[i]);
+    }
+    for (int i = G1Limbs.AFFINE_LONGS; i < limbs.length; i++) {
+      assertThat(offset[2 + i]).as("offset %d", i).isEqualTo(limbs[i]);
+    }
+    assertThatThrownBy(() -> G1Limbs.affine(bases, 0, 3, java.nio.LongBuffer.allocate(35)))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   @Test

@@ -1,0 +1,118 @@
+package dev.interlock.gpu.cuda;
+
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuMemAllocHost;
+import static jcuda.driver.JCudaDriver.cuMemFreeHost;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
+import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
+
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUstream;
+
+/**
+ * One thread's pinned host memory for copies to and from the device, in two halves: while the copy engine moves one
+ * half, the thread fills (or empties) the other, so the host's copying and the PCIe transfer overlap.
+ *
+ * <p>Not thread-safe: each copying thread has its own (with its own stream). Each transfer ends with its stream
+ * synchronized, so no copy is in flight between calls.
+ */
+final class Staging {
+  /** Longs per half: 16 MiB, rounded down to a multiple of 12 so that G1 affine points (12 longs) never straddle two. */
+  static final int HALF_LONGS = 12 * ((16 << 20) / Long.BYTES / 12);
+
+  /** Writes longs [from, from + count) of some source into {@code into}, from its position. */
+  @FunctionalInterface
+  interface Filler {
+    void fill(LongBuffer into, long from, int count);
+  }
+
+  private final Pointer host;
+  private final LongBuffer[] halves = new LongBuffer[2];
+  private final CUevent[] moved = {new CUevent(), new CUevent()};
+
+  private Staging(Pointer host) {
+    this.host = host;
+    LongBuffer all = host.getByteBuffer(0, 2L * HALF_LONGS * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
+    halves[0] = all.slice(0, HALF_LONGS);
+    halves[1] = all.slice(HALF_LONGS, HALF_LONGS);
+  }
+
+  /** Pinned memory for both halves and their events; the caller frees it with {@link #free()}. */
+  static Staging allocate() {
+    Pointer host = new Pointer();
+    CudaDevice.check(cuMemAllocHost(host, 2L * HALF_LONGS * Long.BYTES), "cuMemAllocHost");
+    Staging st = new Staging(host);
+    for (CUevent e : st.moved) {
+      CudaDevice.check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    }
+    return st;
+  }
+
+  /** Copies count longs to dst on stream s, each half's share written by {@code fill}; returns when they are there. */
+  void upload(CUdeviceptr dst, long count, Filler fill, CUstream s) {
+    for (long done = 0, c = 0; done < count; done += HALF_LONGS, c++) {
+      int k = (int) (c & 1);
+      int n = (int) Math.min(HALF_LONGS, count - done);
+      if (c >= 2) { // the copy that last read this half is done
+        CudaDevice.check(cuEventSynchronize(moved[k]), "cuEventSynchronize");
+      }
+      halves[k].clear();
+      fill.fill(halves[k], done, n);
+      if (halves[k].position() != n) {
+        throw new IllegalStateException("filler wrote " + halves[k].position() + " longs, " + n + " expected");
+      }
+      CudaDevice.check(cuMemcpyHtoDAsync(dst.withByteOffset(done * Long.BYTES), half(k), (long) n * Long.BYTES, s),
+          "cuMemcpyHtoDAsync");
+      CudaDevice.check(cuEventRecord(moved[k], s), "cuEventRecord");
+    }
+    CudaDevice.check(cuStreamSynchronize(s), "cuStreamSynchronize");
+  }
+
+  /** Copies count longs from src into dst[0, count) on stream s, reading one half while the other fills. */
+  void download(long[] dst, CUdeviceptr src, int count, CUstream s) {
+    int chunks = (count + HALF_LONGS - 1) / HALF_LONGS;
+    for (int c = 0; c < Math.min(2, chunks); c++) {
+      startDownload(c, src, count, s);
+    }
+    for (int c = 0; c < chunks; c++) {
+      int k = c & 1;
+      CudaDevice.check(cuEventSynchronize(moved[k]), "cuEventSynchronize");
+      halves[k].clear();
+      halves[k].get(dst, c * HALF_LONGS, Math.min(HALF_LONGS, count - c * HALF_LONGS));
+      if (c + 2 < chunks) {
+        startDownload(c + 2, src, count, s);
+      }
+    }
+    CudaDevice.check(cuStreamSynchronize(s), "cuStreamSynchronize");
+  }
+
+  private void startDownload(int c, CUdeviceptr src, int count, CUstream s) {
+    int k = c & 1;
+    long at = (long) c * HALF_LONGS;
+    int n = (int) Math.min(HALF_LONGS, count - at);
+    CudaDevice.check(cuMemcpyDtoHAsync(half(k), src.withByteOffset(at * Long.BYTES), (long) n * Long.BYTES, s),
+        "cuMemcpyDtoHAsync");
+    CudaDevice.check(cuEventRecord(moved[k], s), "cuEventRecord");
+  }
+
+  private Pointer half(int k) {
+    return host.withByteOffset((long) k * HALF_LONGS * Long.BYTES);
+  }
+
+  /** Frees the pinned memory and the events (the device's context must be current). */
+  void free() {
+    for (CUevent e : moved) {
+      cuEventDestroy(e);
+    }
+    cuMemFreeHost(host);
+  }
+}
