@@ -1,5 +1,6 @@
 package dev.interlock.cli;
 
+import dev.interlock.impl.groth16.curve.Msm;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,6 +49,12 @@ public final class Main implements Runnable {
       }
       return 2;
     });
+    java.util.Optional<String> badMsm = Msm.configurationError();
+    if (badMsm.isPresent()) {
+      err.println("interlock: " + badMsm.get());
+      err.flush();
+      return 2;
+    }
     return cli.execute(args);
   }
 

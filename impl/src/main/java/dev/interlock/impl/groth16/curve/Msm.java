@@ -1,6 +1,7 @@
 package dev.interlock.impl.groth16.curve;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ForkJoinPool;
 import supranational.blst.P1;
 import supranational.blst.P1_Affine;
@@ -29,7 +30,8 @@ public final class Msm {
   /** System property choosing the implementation: {@code native} (the default) or {@code java}. */
   public static final String IMPLEMENTATION_PROPERTY = "interlock.msm";
 
-  private static final boolean NATIVE = chooseNative();
+  private static final String CONFIGURATION_ERROR = configurationError().orElse(null);
+  private static final boolean NATIVE = CONFIGURATION_ERROR == null && chosen().equals("native") && BlstMsm.available();
 
   private Msm() {}
 
@@ -47,11 +49,15 @@ public final class Msm {
 
   /** What {@link #msm(G1Bases, long[])} and {@link #msm(G2Bases, long[])} use here, for reports. */
   public static String implementation() {
+    if (CONFIGURATION_ERROR != null) {
+      return "none (" + CONFIGURATION_ERROR + ")";
+    }
     return NATIVE ? BlstMsm.description() : "Java Pippenger over jblst (" + javaReason() + ")";
   }
 
   /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian limbs (4 per scalar). */
   public static G1 msm(G1Bases bases, long[] scalars) {
+    requireConfigured();
     int n = count(bases.size(), scalars);
     if (NATIVE && n >= 2) {
       Scalars.requireAllCanonical(scalars, "G1 MSM");
@@ -83,6 +89,7 @@ public final class Msm {
 
   /** sum_i s_i * P_i in G2, scalars as flat canonical little-endian limbs (4 per scalar). */
   public static G2 msm(G2Bases bases, long[] scalars) {
+    requireConfigured();
     int n = count(bases.size(), scalars);
     if (NATIVE && n >= 2) {
       Scalars.requireAllCanonical(scalars, "G2 MSM");
@@ -150,19 +157,29 @@ public final class Msm {
     return bases;
   }
 
-  private static boolean chooseNative() {
-    String wanted = System.getProperty(IMPLEMENTATION_PROPERTY, "native");
-    if (!wanted.equals("native") && !wanted.equals("java")) {
-      throw new IllegalArgumentException(
-          "-D" + IMPLEMENTATION_PROPERTY + " must be native or java, not '" + wanted + "'");
+  /**
+   * What is wrong with {@code -Dinterlock.msm}, if anything: programs check it up front to report it as bad input.
+   * With a bad value every MSM of the default implementation throws IllegalStateException saying the same.
+   */
+  public static Optional<String> configurationError() {
+    String wanted = chosen();
+    return wanted.equals("native") || wanted.equals("java")
+        ? Optional.empty()
+        : Optional.of("-D" + IMPLEMENTATION_PROPERTY + " must be native or java, not '" + wanted + "'");
+  }
+
+  private static String chosen() {
+    return System.getProperty(IMPLEMENTATION_PROPERTY, "native");
+  }
+
+  private static void requireConfigured() {
+    if (CONFIGURATION_ERROR != null) {
+      throw new IllegalStateException(CONFIGURATION_ERROR);
     }
-    return wanted.equals("native") && BlstMsm.available();
   }
 
   private static String javaReason() {
-    return System.getProperty(IMPLEMENTATION_PROPERTY, "native").equals("java")
-        ? "-D" + IMPLEMENTATION_PROPERTY + "=java"
-        : BlstMsm.description();
+    return chosen().equals("java") ? "-D" + IMPLEMENTATION_PROPERTY + "=java" : BlstMsm.description();
   }
 
   private static int threadsFor(int n) {
