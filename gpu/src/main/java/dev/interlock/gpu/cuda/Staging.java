@@ -38,6 +38,7 @@ final class Staging {
   private final Pointer host;
   private final LongBuffer[] halves = new LongBuffer[2];
   private final CUevent[] moved = {new CUevent(), new CUevent()};
+  private int eventsCreated;
 
   private Staging(Pointer host) {
     this.host = host;
@@ -51,14 +52,30 @@ final class Staging {
     Pointer host = new Pointer();
     CudaDevice.check(cuMemAllocHost(host, 2L * HALF_LONGS * Long.BYTES), "cuMemAllocHost");
     Staging st = new Staging(host);
-    for (CUevent e : st.moved) {
-      CudaDevice.check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    try {
+      for (CUevent e : st.moved) {
+        CudaDevice.check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+        st.eventsCreated++;
+      }
+    } catch (RuntimeException e) {
+      st.free();
+      throw e;
     }
     return st;
   }
 
   /** Copies count longs to dst on stream s, each half's share written by {@code fill}; returns when they are there. */
   void upload(CUdeviceptr dst, long count, Filler fill, CUstream s) {
+    boolean finished = false;
+    try {
+      uploadChunks(dst, count, fill, s);
+      finished = true;
+    } finally {
+      drain(s, finished);
+    }
+  }
+
+  private void uploadChunks(CUdeviceptr dst, long count, Filler fill, CUstream s) {
     for (long done = 0, c = 0; done < count; done += HALF_LONGS, c++) {
       int k = (int) (c & 1);
       int n = (int) Math.min(HALF_LONGS, count - done);
@@ -74,12 +91,32 @@ final class Staging {
           "cuMemcpyHtoDAsync");
       CudaDevice.check(cuEventRecord(moved[k], s), "cuEventRecord");
     }
-    CudaDevice.check(cuStreamSynchronize(s), "cuStreamSynchronize");
   }
 
   /** Copies count longs from src into dst[0, count) on stream s, reading one half while the other fills. */
   void download(long[] dst, CUdeviceptr src, int count, CUstream s) {
-    int chunks = (count + HALF_LONGS - 1) / HALF_LONGS;
+    boolean finished = false;
+    try {
+      downloadChunks(dst, src, count, s);
+      finished = true;
+    } finally {
+      drain(s, finished);
+    }
+  }
+
+  /**
+   * Waits until no copy of this staging area is in flight on s, so that its halves may be reused or freed even when a
+   * transfer failed part way; a failure to wait is reported only when nothing else already failed.
+   */
+  private static void drain(CUstream s, boolean report) {
+    int status = cuStreamSynchronize(s);
+    if (report) {
+      CudaDevice.check(status, "cuStreamSynchronize");
+    }
+  }
+
+  private void downloadChunks(long[] dst, CUdeviceptr src, int count, CUstream s) {
+    int chunks = (int) (((long) count + HALF_LONGS - 1) / HALF_LONGS);
     for (int c = 0; c < Math.min(2, chunks); c++) {
       startDownload(c, src, count, s);
     }
@@ -92,7 +129,6 @@ final class Staging {
         startDownload(c + 2, src, count, s);
       }
     }
-    CudaDevice.check(cuStreamSynchronize(s), "cuStreamSynchronize");
   }
 
   private void startDownload(int c, CUdeviceptr src, int count, CUstream s) {
@@ -110,8 +146,8 @@ final class Staging {
 
   /** Frees the pinned memory and the events (the device's context must be current). */
   void free() {
-    for (CUevent e : moved) {
-      cuEventDestroy(e);
+    for (int i = 0; i < eventsCreated; i++) {
+      cuEventDestroy(moved[i]);
     }
     cuMemFreeHost(host);
   }
