@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.random.RandomGenerator;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -76,7 +77,10 @@ public final class ProvingWorkload implements Workload {
   private final int m;
   private final Map<String, List<Double>> stageMillis = new ConcurrentHashMap<>();
   private final boolean reuseHostWork;
-  /** With reuseHostWork: each distinct partition input's synthesis and G2 MSM, computed by the first job to need it. */
+  /**
+   * With reuseHostWork: each distinct partition input's synthesis and G2 MSM, computed by the first job to need it.
+   * Kept for the workload's life (a benchmark's few distinct inputs; a failed entry stays failed).
+   */
   private final Map<List<List<FrElement>>, CompletableFuture<HostWork>> hostWork = new ConcurrentHashMap<>();
 
   /** What synthesis hands on: the witness, its a, b, c and the G2 MSM started from it. */
@@ -257,7 +261,12 @@ public final class ProvingWorkload implements Workload {
     CompletableFuture<HostWork> mine = new CompletableFuture<>();
     CompletableFuture<HostWork> first = hostWork.putIfAbsent(List.of(p.publicInputs(), p.privateSeeds()), mine);
     if (first != null) {
-      return first.join();
+      try {
+        return first.join();
+      } catch (CompletionException e) {
+        throw new IllegalStateException(
+            "partition " + p.index() + ": the shared synthesis of its inputs failed in another job: " + e.getCause(), e.getCause());
+      }
     }
     try {
       HostWork h = synthesize(p);

@@ -100,4 +100,49 @@ class ProvingWorkloadTest {
     assertThat(w.stageMillis().get("stage")).hasSize(6);
     assertThat(w.stageMillis().get("msm")).hasSize(6);
   }
+
+  @Test
+  void reusedHostWorkIsKeptPerDistinctInputAndEachProofVerifiesAgainstItsOwn() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), 6, true);
+    SplittableRandom rng = new SplittableRandom(7);
+    List<ProvingWorkload.Partition> inputs = List.of(
+        ProvingWorkload.Partition.random(0, CIRCUIT, rng.split()), ProvingWorkload.Partition.random(0, CIRCUIT, rng.split()));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      ProvingWorkload.Partition in = inputs.get(i % 2);
+      parts.add(new ProvingWorkload.Partition(i, in.publicInputs(), in.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 3, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(6);
+    for (JobResult j : r.results()) {
+      Proof p = (Proof) ((JobResult.Completed) j).value();
+      int i = ((ProvingWorkload.Partition) j.job().payload()).index();
+      assertThat(Verifier.verify(KEYS.vk(), p, inputs.get(i % 2).publicInputs())).as("job %d, its own inputs", i).isTrue();
+      assertThat(Verifier.verify(KEYS.vk(), p, inputs.get((i + 1) % 2).publicInputs())).as("job %d, the other's", i).isFalse();
+    }
+    assertThat(w.stageMillis().get("synthesize")).hasSize(2);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(2);
+  }
+
+  @Test
+  void aFailedSharedSynthesisAbortsTheJobsThatReuseItWithItsCause() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), 6, true);
+    // three public inputs for a circuit that takes two: synthesis throws
+    ProvingWorkload.Partition bad = ProvingWorkload.Partition.random(0, Circuit.synthetic(8, 3, 1), new SplittableRandom(9));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      parts.add(new ProvingWorkload.Partition(i, bad.publicInputs(), bad.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 2, 16L << 30, parts, w);
+    assertThat(r.completed()).isZero();
+    // a pipeline error aborts its job and ends the run: one or both workers' first jobs say why, the rest that it ended
+    List<String> why = r.results().stream().map(j -> ((JobResult.Aborted) j).why()).toList();
+    assertThat(why).filteredOn(y -> y.startsWith("pipeline error: ")).as(why.toString()).isNotEmpty()
+        .allSatisfy(y -> assertThat(y).contains("circuit takes 2 public inputs").doesNotContain("CompletionException"));
+    // the failed synthesis stays memoized: the next run's jobs reuse it and report it as another job's, with its cause
+    RunReport again = run("single-lock", 1, 16L << 30, parts, w);
+    assertThat(((JobResult.Aborted) again.results().get(0)).why())
+        .contains("the shared synthesis of its inputs failed in another job").contains("circuit takes 2 public inputs")
+        .doesNotContain("CompletionException");
+  }
 }
