@@ -11,7 +11,8 @@ import java.util.Objects;
  * while another thread was inside interval B.
  *
  * <p>Intervals are the cpu and kernel steps, named as in the design ({@code h2d} for {@code kernel h2d uses staged});
- * a thread is inside one from its begin event to its end event (or to the end of the log). The count is the number
+ * a thread is inside one from its begin event to its end event, failed or not (or to the end of the log); a failed
+ * begin enters nothing. The count is the number
  * of begin events of A (or B) at which another thread was inside B (or A): each time the overlap started, as the
  * model's state would first show it. A log that ends inside both, like a model's overlap witness, counts.
  */
@@ -25,12 +26,15 @@ public final class Overlaps {
     Map<String, String> inside = new HashMap<>();
     int n = 0;
     for (Event e : events) {
-      if (e.phase().isEmpty() || e.failure().isPresent()) {
+      if (e.phase().isEmpty()) {
         continue;
       }
       String name = intervalName(e.step());
-      if (e.phase().get() == Phase.END) {
+      if (e.phase().get() == Phase.END) { // a failed end leaves the interval too
         inside.remove(e.thread(), name);
+        continue;
+      }
+      if (e.failure().isPresent()) { // a failed begin never entered it
         continue;
       }
       if (name.equals(a) || name.equals(b)) {

@@ -7,6 +7,8 @@ import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
@@ -53,6 +55,21 @@ class OverlapsTest {
     assertThat(Overlaps.count(log, "h2d", "ntt_msm")).isZero();
     assertThat(Overlaps.count(log, "h2d", "h2d")).isZero();
     assertThat(Overlaps.count(log, "stage", "ntt_msm")).isZero();
+  }
+
+  @Test
+  void aFailedEndLeavesTheIntervalAndAFailedBeginNeverEntersIt() {
+    Optional<Violation> oom = Optional.of(new Violation(ViolationKind.OOM, "out of memory"));
+    log.add(new Event(1, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.BEGIN), 0, 0, 0,
+        Optional.empty()));
+    log.add(new Event(2, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.END), 0, 0, 0, oom));
+    log.add(new Event(3, "w#1", 0, "kernel h2d uses staged", Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
+    assertThat(Overlaps.count(log, "h2d", "ntt_msm")).isZero();
+
+    log.clear();
+    log.add(new Event(1, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.BEGIN), 0, 0, 0, oom));
+    log.add(new Event(2, "w#1", 0, "kernel h2d uses staged", Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
+    assertThat(Overlaps.count(log, "h2d", "ntt_msm")).isZero();
   }
 
   @Test
