@@ -6,18 +6,21 @@
 # (defaults: 18 512MiB ./interlock; on the device machine pass gpu-bundle/interlock). Further arguments go to every
 # `prove`, e.g. --reuse-host-work (with PARTITIONS=40) for the GPU-bound regime. With FRESH_KEYS=1 each run makes its keys
 # in a new temporary directory (on a GPU, setup's fixed-base kernel makes them faster than the cache loads them).
-# Prints one summary line per run.
+# Prints one summary line per run. The seed is 7 unless the options give --seed.
 set -uo pipefail
 log="${1:-18}"; budget="${2:-512MiB}"; cli="${3:-./interlock}"
 shift $(( $# < 3 ? $# : 3 ))
+seed=(--seed 7); for a in "$@"; do [ "$a" = --seed ] && seed=(); done
+status=0
 for design in single-lock reservation; do
   extra=()
   [ "$design" = reservation ] && extra=(--permits vram_units=32 --vram 32GiB)
   for w in 1 2 3 4; do
     keys=(); [ "${FRESH_KEYS:-0}" = 1 ] && keys=(--keys "$(mktemp -d)")
     out=$("$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --n "2^$log" --partitions "${PARTITIONS:-10}" \
-      --device gpu --gpu-budget "$budget" --no-timeline --seed 7 "${keys[@]}" "$@" 2>&1)
+      --device gpu --gpu-budget "$budget" --no-timeline "${seed[@]}" "${keys[@]}" "$@" 2>&1) || { status=1; echo "$design workers=$w FAILED: $(echo "$out" | tail -1)"; }
     echo "$design workers=$w | $(echo "$out" | grep -E '^wall' | cut -c11-) | $(echo "$out" | grep -E 'proofs verified') | $(echo "$out" | grep -E '^stages' | cut -c11-)"
-    [ "${FRESH_KEYS:-0}" = 1 ] && rm -rf "${keys[1]}"
+    if [ "${#keys[@]}" -gt 0 ]; then rm -rf "${keys[1]}"; fi
   done
 done
+exit "$status"
