@@ -60,4 +60,45 @@ class ProveCommandTest {
       assertThat(gpu.err()).contains("--device gpu: ").doesNotContain("Exception");
     }
   }
+
+  @Test
+  void reusedHostWorkStillProvesEveryPartitionAndOverlapsAreCounted() {
+    CliTest.Run r = CliTest.run("prove", "--n", "2^8", "--partitions", "4", "--workers", "3", "--design", "designs/single-lock.design",
+        "--keys", keys.toString(), "--seed", "9", "--no-timeline", "--reuse-host-work", "--overlap", "b_g2_msm", "ntt_msm");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("synthesize and b_g2_msm run once").contains("4/4 proofs verified")
+        .containsPattern("overlap +b_g2_msm beside ntt_msm on another worker: [0-9]+ times");
+  }
+
+  @Test
+  void anOverlapOfAnIntervalTheDesignLacksIsAnInputError() {
+    CliTest.Run r = CliTest.run("prove", "--design", "designs/single-lock.design", "--keys", keys.toString(),
+        "--overlap", "nope", "ntt_msm");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("designs/single-lock.design: --overlap: no interval 'nope'").doesNotContain("Exception");
+  }
+
+  @Test
+  void aBadMsmImplementationPropertyIsAnInputErrorNotACrash() {
+    String before = System.getProperty("interlock.msm");
+    System.setProperty("interlock.msm", "gpu");
+    try {
+      CliTest.Run r = CliTest.run("bench-msm", "--from", "4", "--to", "4");
+      assertThat(r.status()).isEqualTo(2);
+      assertThat(r.err()).contains("-Dinterlock.msm must be native or java, not 'gpu'").doesNotContain("Exception");
+    } finally {
+      if (before == null) {
+        System.clearProperty("interlock.msm");
+      } else {
+        System.setProperty("interlock.msm", before);
+      }
+    }
+  }
+
+  @Test
+  void benchMsmRangesAreChecked() {
+    CliTest.Run r = CliTest.run("bench-msm", "--from", "5", "--to", "4");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("need 1 <= --from <= --to <= 24, got 5..4");
+  }
 }

@@ -24,7 +24,8 @@ import supranational.blst.P2_Affine;
  * one call. It runs on one thread, so the points are cut into chunks of at least {@value #MIN_CHUNK} (at most one
  * per thread), each chunk is one native call, and the chunk sums are added here. Each chunk copies its points'
  * structs and its scalars into native memory of its own (freed when the chunk ends), so nothing native outlives
- * a call.
+ * a call; while one runs, that is n * (point struct + 32) bytes plus blst's scratch per chunk: about 0.9 GB for a
+ * G2 MSM of 2^22 points (192-byte affine structs), outside the Java heap and its -Xmx.
  *
  * <p>blst reads {@value #SCALAR_BITS}-bit little-endian scalars, which canonical F_r limbs are on a
  * little-endian machine; the library is loaded only there. It must not be given fewer than two points (its
