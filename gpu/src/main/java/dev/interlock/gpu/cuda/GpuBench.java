@@ -172,28 +172,41 @@ public final class GpuBench {
 
   /**
    * Host-device copies as staging does them (through the thread's two pinned halves; wall clock, host work included):
-   * 2^log scalars each way, and 2^min(log, 20) G1 bases gathered from their Java objects.
+   * 2^log scalars each way, and 2^min(log, 20) G1 bases gathered from their Java objects, with 1, 2, 4 and 8 threads
+   * filling and emptying the halves (the default, {@link HostCopies#threads()}, is marked).
    */
   private static void copies(CudaDevice gpu, SplittableRandom rng, int log, int reps, List<String> table) {
     long[] v = Fr.randomVector(rng, 1 << log);
     int logB = Math.min(log, 20);
     DeviceBuffer buf = gpu.allocate("bench", "copies", Math.max((1L << log) * 32, (1L << logB) * 96), false);
-    double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
-    long[] back = new long[v.length];
-    double[] down = wall(reps, () -> System.arraycopy(gpu.readScalars(buf, 0, 1 << log), 0, back, 0, back.length));
-    check(Arrays.equals(back, v), "copies round trip of 2^" + log + " scalars");
     G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 1 << Math.min(logB, 12)));
     List<G1> repeated = new ArrayList<>(1 << logB);
     for (int i = 0; i < 1 << logB; i++) {
       repeated.add(distinct[i % distinct.length]);
     }
     G1Bases bases = G1Bases.of(repeated);
-    double[] basesUp = wall(reps, () -> gpu.writeBases(buf, 0, bases));
-    gpu.free(buf);
-    table.add(copyRow("h2d scalars", log, up, (1L << log) * 32));
-    table.add(copyRow("d2h scalars", log, down, (1L << log) * 32));
-    table.add(copyRow("h2d g1 bases", logB, basesUp, (1L << logB) * 96));
-    table.subList(table.size() - 3, table.size()).forEach(System.out::println);
+    long[] back = new long[v.length];
+    int defaultThreads = HostCopies.threads();
+    int rows = 0;
+    try {
+      for (int threads : new int[] {1, 2, 4, 8}) {
+        HostCopies.threads(threads);
+        String t = ", " + threads + (threads == defaultThreads ? " copy threads (default)" : " copy threads");
+        double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
+        // into a preallocated array: readScalars' own allocation is timed as well, but not a second copy
+        double[] down = wall(reps, () -> gpu.download(back, gpu.pointer(buf), back.length));
+        check(Arrays.equals(back, v), "copies round trip of 2^" + log + " scalars" + t);
+        double[] basesUp = wall(reps, () -> gpu.writeBases(buf, 0, bases));
+        table.add(copyRow("h2d scalars", log, up, (1L << log) * 32) + t);
+        table.add(copyRow("d2h scalars", log, down, (1L << log) * 32) + t);
+        table.add(copyRow("h2d g1 bases", logB, basesUp, (1L << logB) * 96) + t);
+        rows += 3;
+      }
+    } finally {
+      HostCopies.threads(defaultThreads);
+      gpu.free(buf);
+    }
+    table.subList(table.size() - rows, table.size()).forEach(System.out::println);
   }
 
   /** Median, min and max wall-clock milliseconds of reps runs after one warm-up. */

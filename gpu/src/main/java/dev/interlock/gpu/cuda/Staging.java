@@ -20,7 +20,8 @@ import jcuda.driver.CUstream;
 
 /**
  * One thread's pinned host memory for copies to and from the device, in two halves: while the copy engine moves one
- * half, the thread fills (or empties) the other, so the host's copying and the PCIe transfer overlap.
+ * half, the thread fills (or empties) the other, so the host's copying and the PCIe transfer overlap; each half is
+ * filled or emptied in parts on a few threads ({@link HostCopies}).
  *
  * <p>Not thread-safe: each copying thread has its own (with its own stream). Each transfer ends with its stream
  * synchronized, so no copy is in flight between calls.
@@ -29,7 +30,10 @@ final class Staging {
   /** Longs per half: 16 MiB, rounded down to a multiple of 12 so that G1 affine points (12 longs) never straddle two. */
   static final int HALF_LONGS = 12 * ((16 << 20) / Long.BYTES / 12);
 
-  /** Writes longs [from, from + count) of some source into {@code into}, from its position. */
+  /**
+   * Writes longs [from, from + count) of some source into {@code into}, from its position. Called for disjoint ranges
+   * from several threads at once; ranges start and end on multiples of {@value HostCopies#ALIGN} longs.
+   */
   @FunctionalInterface
   interface Filler {
     void fill(LongBuffer into, long from, int count);
@@ -82,11 +86,15 @@ final class Staging {
       if (c >= 2) { // the copy that last read this half is done
         CudaDevice.check(cuEventSynchronize(moved[k]), "cuEventSynchronize");
       }
-      halves[k].clear();
-      fill.fill(halves[k], done, n);
-      if (halves[k].position() != n) {
-        throw new IllegalStateException("filler wrote " + halves[k].position() + " longs, " + n + " expected");
-      }
+      LongBuffer half = halves[k];
+      long start = done;
+      HostCopies.run(n, (off, len) -> {
+        LongBuffer part = half.slice(off, len);
+        fill.fill(part, start + off, len);
+        if (part.position() != len) {
+          throw new IllegalStateException("filler wrote " + part.position() + " longs, " + len + " expected");
+        }
+      });
       CudaDevice.check(cuMemcpyHtoDAsync(dst.withByteOffset(done * Long.BYTES), half(k), (long) n * Long.BYTES, s),
           "cuMemcpyHtoDAsync");
       CudaDevice.check(cuEventRecord(moved[k], s), "cuEventRecord");
@@ -123,8 +131,9 @@ final class Staging {
     for (int c = 0; c < chunks; c++) {
       int k = c & 1;
       CudaDevice.check(cuEventSynchronize(moved[k]), "cuEventSynchronize");
-      halves[k].clear();
-      halves[k].get(dst, c * HALF_LONGS, Math.min(HALF_LONGS, count - c * HALF_LONGS));
+      LongBuffer half = halves[k];
+      int start = c * HALF_LONGS;
+      HostCopies.run(Math.min(HALF_LONGS, count - start), (off, len) -> half.slice(off, len).get(dst, start + off, len));
       if (c + 2 < chunks) {
         startDownload(c + 2, src, count, s);
       }

@@ -55,12 +55,34 @@ class KernelsGpuIT {
     Gpu.assumePresent();
     SplittableRandom rng = rng("copies");
     int half = Staging.HALF_LONGS / Fr.LIMBS; // scalars per pinned half
-    for (int n : new int[] {1, half - 1, half, half + 1, 2 * half, 3 * half + 5}) {
-      DeviceBuffer buf = gpu.allocate("test", "copy", (n + 3L) * 32, false);
-      long[] v = Fr.randomVector(rng, n);
-      gpu.writeScalars(buf, 3, v); // at an element offset
-      assertThat(gpu.readScalars(buf, 3, n)).as("%d scalars", n).isEqualTo(v);
-      gpu.free(buf);
+    G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 61));
+    int points = Staging.HALF_LONGS / G1Limbs.AFFINE_LONGS + 7; // a half and a few points more
+    List<G1> repeated = new ArrayList<>(points);
+    for (int i = 0; i < points; i++) {
+      repeated.add(distinct[i % distinct.length]);
+    }
+    G1Bases bases = G1Bases.of(repeated);
+    long[] limbs = new long[points * G1Limbs.AFFINE_LONGS];
+    G1Limbs.affine(bases, 0, points, limbs, 0);
+    int before = HostCopies.threads();
+    try {
+      for (int threads : new int[] {1, 3}) { // one thread fills each half, or three parts of it
+        HostCopies.threads(threads);
+        for (int n : new int[] {1, half - 1, half, half + 1, 2 * half, 3 * half + 5}) {
+          DeviceBuffer buf = gpu.allocate("test", "copy", (n + 3L) * 32, false);
+          long[] v = Fr.randomVector(rng, n);
+          gpu.writeScalars(buf, 3, v); // at an element offset
+          assertThat(gpu.readScalars(buf, 3, n)).as("%d scalars, %d threads", n, threads).isEqualTo(v);
+          gpu.free(buf);
+        }
+        DeviceBuffer buf = gpu.allocate("test", "bases", limbs.length * 8L + 32, false);
+        gpu.writeBases(buf, 32, bases); // one scalar's bytes in
+        assertThat(gpu.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G1 bases, %d threads", points, threads)
+            .isEqualTo(limbs);
+        gpu.free(buf);
+      }
+    } finally {
+      HostCopies.threads(before);
     }
   }
 

@@ -1,0 +1,78 @@
+package dev.interlock.gpu.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Host copies split into parts: every long covered once, parts aligned, a failure reported only after every part ends. */
+class HostCopiesTest {
+  private final int before = HostCopies.threads();
+
+  @AfterEach
+  void restore() {
+    HostCopies.threads(before);
+  }
+
+  @Test
+  void partsCoverEveryLongOnceOnAlignedBoundaries() {
+    for (int threads : new int[] {1, 2, 3, 4, 7}) {
+      HostCopies.threads(threads);
+      for (int n : new int[] {0, 5, HostCopies.MIN_PART_LONGS - 4, 2 * HostCopies.MIN_PART_LONGS,
+          Staging.HALF_LONGS, 5 * HostCopies.MIN_PART_LONGS + 8}) {
+        AtomicIntegerArray seen = new AtomicIntegerArray(n);
+        ConcurrentLinkedQueue<int[]> parts = new ConcurrentLinkedQueue<>();
+        HostCopies.run(n, (off, len) -> {
+          parts.add(new int[] {off, len});
+          for (int i = off; i < off + len; i++) {
+            seen.incrementAndGet(i);
+          }
+        });
+        for (int i = 0; i < n; i++) {
+          assertThat(seen.get(i)).as("long %d of %d, %d threads", i, n, threads).isEqualTo(1);
+        }
+        assertThat(parts).as("%d longs, %d threads", n, threads).hasSizeLessThanOrEqualTo(threads)
+            .allSatisfy(p -> assertThat(p[0] % HostCopies.ALIGN).isZero());
+        if (n >= threads * HostCopies.MIN_PART_LONGS) {
+          assertThat(parts).as("%d longs, %d threads", n, threads).hasSize(threads);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aFailedPartIsRethrownOnlyAfterTheOtherPartsEnd() throws Exception {
+    HostCopies.threads(2);
+    CountDownLatch failedFirst = new CountDownLatch(1);
+    boolean[] otherEnded = new boolean[1];
+    assertThatThrownBy(() -> HostCopies.run(2 * HostCopies.MIN_PART_LONGS, (off, len) -> {
+      if (off == 0) {
+        failedFirst.countDown();
+        throw new IllegalStateException("part 0 failed");
+      }
+      try {
+        // the other part ends only after part 0 has failed: run must still wait for it
+        assertThat(failedFirst.await(10, TimeUnit.SECONDS)).isTrue();
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+      synchronized (otherEnded) {
+        otherEnded[0] = true;
+      }
+    })).isInstanceOf(IllegalStateException.class).hasMessage("part 0 failed");
+    synchronized (otherEnded) {
+      assertThat(otherEnded[0]).isTrue();
+    }
+  }
+
+  @Test
+  void threadCountsBelowOneAreRejected() {
+    assertThatThrownBy(() -> HostCopies.threads(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 1");
+  }
+}
