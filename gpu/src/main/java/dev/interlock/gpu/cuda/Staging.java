@@ -70,13 +70,7 @@ final class Staging {
 
   /** Copies count longs to dst on stream s, each half's share written by {@code fill}; returns when they are there. */
   void upload(CUdeviceptr dst, long count, Filler fill, CUstream s) {
-    boolean finished = false;
-    try {
-      uploadChunks(dst, count, fill, s);
-      finished = true;
-    } finally {
-      drain(s, finished);
-    }
+    drained(s, () -> uploadChunks(dst, count, fill, s));
   }
 
   private void uploadChunks(CUdeviceptr dst, long count, Filler fill, CUstream s) {
@@ -103,23 +97,23 @@ final class Staging {
 
   /** Copies count longs from src into dst[0, count) on stream s, reading one half while the other fills. */
   void download(long[] dst, CUdeviceptr src, int count, CUstream s) {
-    boolean finished = false;
-    try {
-      downloadChunks(dst, src, count, s);
-      finished = true;
-    } finally {
-      drain(s, finished);
-    }
+    drained(s, () -> downloadChunks(dst, src, count, s));
   }
 
   /**
-   * Waits until no copy of this staging area is in flight on s, so that its halves may be reused or freed even when a
-   * transfer failed part way; a failure to wait is reported only when nothing else already failed.
+   * Runs a transfer, then waits until no copy of it is in flight on s, so that the halves may be reused or freed even
+   * when it failed part way; a failure to wait is reported only when the transfer itself did not fail.
    */
-  private static void drain(CUstream s, boolean report) {
-    int status = cuStreamSynchronize(s);
-    if (report) {
-      CudaDevice.check(status, "cuStreamSynchronize");
+  private static void drained(CUstream s, Runnable transfer) {
+    boolean finished = false;
+    try {
+      transfer.run();
+      finished = true;
+    } finally {
+      int status = cuStreamSynchronize(s);
+      if (finished) {
+        CudaDevice.check(status, "cuStreamSynchronize");
+      }
     }
   }
 
