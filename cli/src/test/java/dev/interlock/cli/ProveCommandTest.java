@@ -66,7 +66,7 @@ class ProveCommandTest {
     CliTest.Run r = CliTest.run("prove", "--n", "2^8", "--partitions", "4", "--workers", "3", "--design", "designs/single-lock.design",
         "--keys", keys.toString(), "--seed", "9", "--no-timeline", "--reuse-host-work", "--overlap", "b_g2_msm", "ntt_msm");
     assertThat(r.status()).as(r.out() + r.err()).isZero();
-    assertThat(r.out()).contains("synthesize and b_g2_msm run once").contains("4/4 proofs verified")
+    assertThat(r.out()).contains("synthesize and b_g2_msm ran once before the run").contains("4/4 proofs verified")
         .containsPattern("overlap +b_g2_msm beside ntt_msm on another worker: [0-9]+ times");
   }
 

@@ -256,6 +256,26 @@ public final class ProvingWorkload implements Workload {
     return new HostWork(w, syn, bG2);
   }
 
+  /**
+   * With reuseHostWork: computes p's inputs' synthesis and G2 MSM now and waits for both, so that a run started
+   * afterwards reuses them from its first partition on and its wall clock covers the GPU-bound regime only (otherwise
+   * every worker's first partition waits in b_g2_msm for the one shared G2 MSM, with the GPU idle).
+   */
+  public void prepare(Partition p) {
+    if (!reuseHostWork) {
+      throw new IllegalStateException("prepare needs a workload that reuses host work");
+    }
+    HostWork h = shared(p);
+    try {
+      h.bG2().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while preparing host work", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("b_g2_msm failed: " + e.getCause(), e.getCause());
+    }
+  }
+
   /** The host work for p's inputs: computed here if no job has started it, else the other job's (waited for). */
   private HostWork shared(Partition p) {
     CompletableFuture<HostWork> mine = new CompletableFuture<>();

@@ -1,6 +1,7 @@
 package dev.interlock.impl.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
@@ -144,5 +145,25 @@ class ProvingWorkloadTest {
     assertThat(((JobResult.Aborted) again.results().get(0)).why())
         .contains("the shared synthesis of its inputs failed in another job").contains("circuit takes 2 public inputs")
         .doesNotContain("CompletionException");
+  }
+
+  @Test
+  void preparedHostWorkIsReusedFromTheFirstPartitionOn() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), 4, true);
+    ProvingWorkload.Partition shared = ProvingWorkload.Partition.random(0, CIRCUIT, new SplittableRandom(5));
+    w.prepare(shared);
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      parts.add(new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 2, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(3);
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    assertThat(w.stageMillis().get("msm")).hasSize(3);
+    assertThatThrownBy(() -> new ProvingWorkload(CIRCUIT, KEYS.pk(), 4).prepare(shared))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("reuses host work");
   }
 }
