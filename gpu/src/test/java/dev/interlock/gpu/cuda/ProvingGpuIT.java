@@ -55,7 +55,7 @@ class ProvingGpuIT {
 
   /**
    * Proves a request of {@code count} partitions; with {@code reuseHostWork} they share their inputs, so synthesis and
-   * the G2 MSM run once and the GPU section bounds throughput, and no jitter is added (the run is timed).
+   * the G2 MSM run once, before the run, and the GPU section bounds throughput, and no jitter is added (the run is timed).
    */
   private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork) {
     int threads = d.roles().get(0).threads();
@@ -68,6 +68,9 @@ class ProvingGpuIT {
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
     ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), seed, reuseHostWork);
+    if (reuseHostWork) {
+      workload.prepare(shared); // before the clock, as prove --reuse-host-work does
+    }
     try (CudaDevice gpu = CudaDevice.open(budget, scratch)) {
       String role = d.roles().get(0).name();
       RunReport r = new Engine(gpu, reuseHostWork ? StepGate.FREE : new JitterGate(seed, 500)).start(d, d.name(),
