@@ -2,13 +2,7 @@ package dev.interlock.impl.lincheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.SimulatedDevice;
-import dev.interlock.impl.engine.SharedEngine;
-import dev.interlock.impl.pipeline.InterpretedPipeline;
-import dev.interlock.model.TestDesigns;
-import dev.interlock.model.design.Design;
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,36 +13,21 @@ import org.junit.jupiter.api.Test;
  * reservation waits (blocked in the semaphore) until the first is given back.
  */
 @Tag("lincheck")
-public class ReservationLincheckTest {
-  static final String ROLE = "gpu_worker";
-  static final Design DESIGN = TestDesigns.shipped("reservation");
-
-  private final SharedEngine engine = new SharedEngine(DESIGN, new SimulatedDevice(DESIGN.vram()), InterpretedPipeline::new);
-
-  @Operation
-  public String runJob() {
-    return engine.runJob(ROLE);
+public class ReservationLincheckTest extends DesignLincheck {
+  public ReservationLincheckTest() {
+    super("reservation");
   }
 
-  /** The sequential specification: the model, one worker. */
-  public static final class Spec extends ModelJobSpec {
+  /** The model of designs/reservation.design, one worker. */
+  public static final class Spec extends DesignLincheck.Spec {
     public Spec() {
-      super(DESIGN);
-    }
-
-    public String runJob() {
-      return runJob(ROLE);
+      super("reservation");
     }
   }
 
   @Test
   void jobsOneAfterAnotherNeverFailOnTheModelOrTheEngine() {
-    Spec spec = new Spec();
-    for (int i = 0; i < 4; i++) {
-      assertThat(spec.runJob()).isEqualTo("ok");
-      assertThat(runJob()).isEqualTo("ok");
-    }
-    assertThat(engine.device().memory().live()).isZero();
+    assertJobsOneAfterAnotherEndOk(new Spec());
   }
 
   @Test

@@ -2,13 +2,7 @@ package dev.interlock.impl.lincheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.SimulatedDevice;
-import dev.interlock.impl.engine.SharedEngine;
-import dev.interlock.impl.pipeline.InterpretedPipeline;
-import dev.interlock.model.TestDesigns;
-import dev.interlock.model.design.Design;
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,36 +13,21 @@ import org.junit.jupiter.api.Test;
  * ever live together.
  */
 @Tag("lincheck")
-public class SingleLockLincheckTest {
-  static final String ROLE = "gpu_worker";
-  static final Design DESIGN = TestDesigns.shipped("single-lock");
-
-  private final SharedEngine engine = new SharedEngine(DESIGN, new SimulatedDevice(DESIGN.vram()), InterpretedPipeline::new);
-
-  @Operation
-  public String runJob() {
-    return engine.runJob(ROLE);
+public class SingleLockLincheckTest extends DesignLincheck {
+  public SingleLockLincheckTest() {
+    super("single-lock");
   }
 
-  /** The sequential specification: the model, one worker. */
-  public static final class Spec extends ModelJobSpec {
+  /** The model of designs/single-lock.design, one worker. */
+  public static final class Spec extends DesignLincheck.Spec {
     public Spec() {
-      super(DESIGN);
-    }
-
-    public String runJob() {
-      return runJob(ROLE);
+      super("single-lock");
     }
   }
 
   @Test
   void jobsOneAfterAnotherNeverFailOnTheModelOrTheEngine() {
-    Spec spec = new Spec();
-    for (int i = 0; i < 4; i++) {
-      assertThat(spec.runJob()).isEqualTo("ok");
-      assertThat(runJob()).isEqualTo("ok");
-    }
-    assertThat(engine.device().memory().live()).isZero();
+    assertJobsOneAfterAnotherEndOk(new Spec());
   }
 
   @Test
