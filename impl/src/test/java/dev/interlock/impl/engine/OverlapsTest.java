@@ -12,6 +12,7 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
+import dev.interlock.model.trace.TraceStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -95,6 +96,8 @@ class OverlapsTest {
       Scheduled.Replay r = Scheduled.replay(d, t.source(), t, new SimulatedDevice(d.vram()), InterpretedPipeline::new);
       assertThat(r.result()).as(w[0]).isInstanceOf(ReplayResult.Confirmed.class);
       assertThat(Overlaps.count(r.report().events(), w[2], w[3])).as(w[0]).isPositive();
+      assertThat(r.report().memory().peakUsed()).as(w[0])
+          .isEqualTo(t.steps().stream().mapToLong(TraceStep::used).max().orElseThrow());
     }
   }
 }
