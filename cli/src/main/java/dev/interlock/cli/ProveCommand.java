@@ -1,7 +1,6 @@
 package dev.interlock.cli;
 
 import dev.interlock.gpu.cuda.CudaDevice;
-import dev.interlock.gpu.cuda.CudaException;
 import dev.interlock.gpu.cuda.KernelScratch;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
@@ -149,17 +148,9 @@ final class ProveCommand implements Callable<Integer> {
             throw new CliError("--gpu-budget: " + e.getMessage());
           }
         }
-        CudaDevice.unavailable().ifPresent(why -> {
-          throw new CliError("--device gpu: " + why);
-        });
         int threads = d.role(r).orElseThrow().threads();
         KernelScratch scratch = new KernelScratch(circuit.logN(), Math.max(circuit.size(), circuit.numVariables()), threads);
-        CudaDevice gpu;
-        try {
-          gpu = CudaDevice.open(budget, scratch);
-        } catch (IllegalStateException | CudaException e) {
-          throw new CliError("--device gpu: " + e.getMessage());
-        }
+        CudaDevice gpu = GpuDevices.open("--device gpu", budget, scratch);
         long partition = PartitionSizes.of(circuit).totalBytes();
         out.printf(Locale.ROOT, "gpu       %s, budget %s (one partition needs %s: %s), kernel scratch outside it: %s%n", gpu.name(),
             Sizes.format(budget), mib(partition), partition <= budget ? "fits" : "does NOT fit", scratch);

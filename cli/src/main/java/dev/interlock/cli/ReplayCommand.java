@@ -1,8 +1,12 @@
 package dev.interlock.cli;
 
+import dev.interlock.gpu.cuda.CudaDevice;
+import dev.interlock.gpu.cuda.KernelScratch;
+import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Scheduled;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Replayer;
@@ -26,7 +30,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code interlock replay TRACE}: re-executes a trace on the model and confirms its outcome. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
-    description = "Re-execute a trace on the model: exit 0 when it ends in the recorded outcome, 1 where it diverges, 2 on bad input.")
+    description = "Re-execute a trace on the model, the engine or the GPU: exit 0 when it ends in the recorded outcome, 1 where it diverges, 2 on bad input.")
 final class ReplayCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -40,10 +44,11 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
 
-  @Option(names = "--on", paramLabel = "TARGET", description = "What executes the trace: model (default) or impl (the reference engine: real threads, real locks, the simulated device).")
+  @Option(names = "--on", paramLabel = "TARGET", description = "What executes the trace: model (default), impl (the reference engine: real threads, real locks, the simulated device) "
+      + "or gpu (the engine on CUDA device 0, real VRAM with the trace's vram as budget: an OOM is the driver's).")
   String on = "model";
 
-  @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
+  @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl or gpu: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
   String pipeline = "interpreted";
 
   @Override
@@ -58,21 +63,29 @@ final class ReplayCommand implements Callable<Integer> {
     Design d = new DesignOptions().load(source);
     ReplayResult r;
     String engineNote = null;
+    String where = "the model";
     switch (on) {
       case "model" -> r = Replayer.replay(trace, d);
-      case "impl" -> {
+      case "impl", "gpu" -> {
         Design applied;
         try {
           applied = trace.params().applyTo(d);
         } catch (IllegalArgumentException e) {
           throw new CliError(file + ": the trace's parameters do not fit " + source + ": " + e.getMessage());
         }
-        Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, new SimulatedDevice(applied.vram()),
-            Pipelines.choose(pipeline, applied.name()));
-        r = rr.result();
-        engineNote = Reports.failures(rr.report());
+        Device device = on.equals("gpu")
+            ? GpuDevices.open("--on gpu", applied.vram(), KernelScratch.NONE)
+            : new SimulatedDevice(applied.vram());
+        try (device) {
+          where = "the engine, " + pipeline + " pipeline, " + (device instanceof CudaDevice gpu
+              ? gpu.name() + " with a VRAM budget of " + Sizes.format(applied.vram())
+              : "simulated device");
+          Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, Pipelines.choose(pipeline, applied.name()));
+          r = rr.result();
+          engineNote = Reports.failures(rr.report());
+        }
       }
-      default -> throw new CliError("--on must be model or impl, got '" + on + "'");
+      default -> throw new CliError("--on must be model, impl or gpu, got '" + on + "'");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -90,10 +103,10 @@ final class ReplayCommand implements Callable<Integer> {
       out.println(Json.write(m));
     } else if (r instanceof ReplayResult.Confirmed c) {
       out.printf(Locale.ROOT, "confirmed: %s replays on %s (%s): %d transitions end in %s as recorded%n", file, source,
-          on.equals("impl") ? "the engine, " + pipeline + " pipeline, simulated device" : "the model", c.transitions(), outcome(c.outcome()));
+          where, c.transitions(), outcome(c.outcome()));
     } else {
       ReplayResult.Diverged dv = (ReplayResult.Diverged) r;
-      out.printf(Locale.ROOT, "diverged: %s at transition %d on %s: %s%n", file, dv.index(), on.equals("impl") ? "the engine" : "the model", dv.reason());
+      out.printf(Locale.ROOT, "diverged: %s at transition %d on %s: %s%n", file, dv.index(), where, dv.reason());
     }
     if (engineNote != null && !json) {
       out.print(engineNote);

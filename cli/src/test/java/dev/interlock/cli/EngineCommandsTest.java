@@ -20,6 +20,28 @@ class EngineCommandsTest {
   }
 
   @Test
+  void twoLockCounterexampleReplaysOnTheGpuWithTheDriversOomOrSaysWhyNot() {
+    CliTest.Run r = CliTest.run("replay", "traces/two-lock.oom.trace", "--on", "gpu");
+    if (dev.interlock.gpu.cuda.CudaDevice.unavailable().isPresent()) {
+      System.out.println("[interlock] GPU test skipped: " + dev.interlock.gpu.cuda.CudaDevice.unavailable().get()
+          + "; checked that replay --on gpu says so");
+      assertThat(r.status()).isEqualTo(2);
+      assertThat(r.err()).startsWith("interlock: --on gpu: ").doesNotContain("Exception");
+      return;
+    }
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("with a VRAM budget of 16GiB").contains("9 transitions end in OOM as recorded")
+        .contains("CUDA_ERROR_OUT_OF_MEMORY");
+  }
+
+  @Test
+  void anUnknownReplayTargetIsAnInputError() {
+    CliTest.Run r = CliTest.run("replay", "traces/two-lock.oom.trace", "--on", "fpga");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--on must be model, impl or gpu, got 'fpga'");
+  }
+
+  @Test
   void singleLockRunsFiftyJobsPerWorkerWithoutFailure() {
     CliTest.Run r = CliTest.run("run", "designs/single-lock.design", "--jobs", "gpu_worker=50");
     assertThat(r.status()).as(r.out() + r.err()).isZero();
