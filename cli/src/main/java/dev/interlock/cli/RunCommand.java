@@ -1,5 +1,8 @@
 package dev.interlock.cli;
 
+import dev.interlock.gpu.cuda.CudaDevice;
+import dev.interlock.gpu.cuda.KernelScratch;
+import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
@@ -24,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code interlock run FILE}: runs a design on the reference engine with real threads, freely scheduled. */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run a design on the reference engine (real threads and locks, simulated device): exit 0 when every job completes, 1 when any fails, 2 on bad input.")
+    description = "Run a design on the reference engine (real threads and locks; the simulated device or the GPU's real VRAM): exit 0 when every job completes, 1 when any fails, 2 on bad input.")
 final class RunCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -41,18 +44,28 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--durations", description = "Let cpu and kernel steps spend their 'for' durations (interpreted pipeline).")
   boolean durations;
 
+  @Option(names = "--device", paramLabel = "KIND", description = "simulated (default) or gpu: CUDA device 0, real allocations "
+      + "with the design's vram as budget (the rest held by a ballast), so running out is the driver's OOM.")
+  String device = "simulated";
+
   @Override
   public Integer call() {
     Design d = design.load(file);
     var pipelines = durations && pipeline.equals("interpreted")
         ? (java.util.function.Function<Role, dev.interlock.impl.engine.Pipeline>) r -> new InterpretedPipeline(r, true)
         : Pipelines.choose(pipeline, d.name());
+    Device dev = switch (device) {
+      case "simulated" -> new SimulatedDevice(d.vram());
+      case "gpu" -> GpuDevices.open("--device gpu", d.vram(), KernelScratch.NONE);
+      default -> throw new CliError("--device must be simulated or gpu, got '" + device + "'");
+    };
+    String where = dev instanceof CudaDevice gpu ? gpu.name() + " with a VRAM budget of " + Sizes.format(d.vram()) : "simulated device";
     RunReport r;
-    try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
-      r = new Engine(device, StepGate.FREE).run(d, file.toString(), pipelines);
+    try (dev) {
+      r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, simulated device%n", d.name(), file, pipeline);
+    out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);
     out.printf(Locale.ROOT, "ran       %s%n", CheckCommand.parameters(d));
     Map<String, int[]> perRole = new LinkedHashMap<>();
     d.roles().forEach(role -> perRole.put(role.name(), new int[3]));

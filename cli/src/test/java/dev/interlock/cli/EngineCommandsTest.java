@@ -35,10 +35,28 @@ class EngineCommandsTest {
   }
 
   @Test
-  void anUnknownReplayTargetIsAnInputError() {
+  void runOnTheGpuKeepsSingleLockWithinItsBudgetOrSaysWhyNot() {
+    CliTest.Run r = CliTest.run("run", "designs/single-lock.design", "--device", "gpu", "--jobs", "gpu_worker=5");
+    if (dev.interlock.gpu.cuda.CudaDevice.unavailable().isPresent()) {
+      System.out.println("[interlock] GPU test skipped: " + dev.interlock.gpu.cuda.CudaDevice.unavailable().get()
+          + "; checked that run --device gpu says so");
+      assertThat(r.status()).isEqualTo(2);
+      assertThat(r.err()).startsWith("interlock: --device gpu: ").doesNotContain("Exception");
+      return;
+    }
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("with a VRAM budget of 16GiB").contains("gpu_worker: 15 completed, 0 failed")
+        .contains("(within vram)");
+  }
+
+  @Test
+  void unknownDevicesAreInputErrors() {
     CliTest.Run r = CliTest.run("replay", "traces/two-lock.oom.trace", "--on", "fpga");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("--on must be model, impl or gpu, got 'fpga'");
+    CliTest.Run run = CliTest.run("run", "designs/single-lock.design", "--device", "fpga");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("--device must be simulated or gpu, got 'fpga'");
   }
 
   @Test
