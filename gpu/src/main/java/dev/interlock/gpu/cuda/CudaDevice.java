@@ -86,7 +86,8 @@ public final class CudaDevice implements Device {
   private final List<CUdeviceptr> arenas = new ArrayList<>();
   private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
   private final ThreadLocal<Staging> staging = new ThreadLocal<>();
-  private final List<Staging> stagings = new ArrayList<>();
+  /** Every thread's staging, with its thread: freed when the device closes, or once the thread has ended. */
+  private final List<ThreadStaging> stagings = new ArrayList<>();
   private final Map<Long, Allocation> live = new LinkedHashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
@@ -97,6 +98,8 @@ public final class CudaDevice implements Device {
   private boolean closed;
 
   private record Allocation(DeviceBuffer buffer, CUdeviceptr ptr) {}
+
+  private record ThreadStaging(Thread owner, Staging staging) {}
 
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
@@ -385,8 +388,8 @@ public final class CudaDevice implements Device {
       cuMemFree(twiddles);
     }
     synchronized (stagings) {
-      for (Staging st : stagings) {
-        st.free();
+      for (ThreadStaging t : stagings) {
+        t.staging().free();
       }
       stagings.clear();
     }
@@ -429,13 +432,29 @@ public final class CudaDevice implements Device {
   private Staging staging() {
     Staging st = staging.get();
     if (st == null) {
-      st = Staging.allocate();
-      staging.set(st);
       synchronized (stagings) {
-        stagings.add(st);
+        // threads that have ended leave their pinned memory idle (each transfer drains before it returns): free it,
+        // so that a long-lived device used by ever new threads does not grow
+        stagings.removeIf(t -> {
+          if (t.owner().isAlive()) {
+            return false;
+          }
+          t.staging().free();
+          return true;
+        });
+        st = Staging.allocate();
+        stagings.add(new ThreadStaging(Thread.currentThread(), st));
       }
+      staging.set(st);
     }
     return st;
+  }
+
+  /** How many threads' pinned staging areas are allocated now (for tests). */
+  int stagingAreas() {
+    synchronized (stagings) {
+      return stagings.size();
+    }
   }
 
   /** Copies src[from, from + count) to dst through the thread's pinned buffers, on its stream. */
