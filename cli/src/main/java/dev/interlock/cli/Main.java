@@ -51,8 +51,13 @@ public final class Main implements Runnable {
     });
     java.util.Optional<String> badMsm = Msm.configurationError();
     if (badMsm.isPresent()) {
-      err.println("interlock: " + badMsm.get());
-      err.flush();
+      if (java.util.Arrays.asList(args).contains("--json")) {
+        out.println(Json.write(java.util.Map.of("error", badMsm.get())));
+        out.flush();
+      } else {
+        err.println("interlock: " + badMsm.get());
+        err.flush();
+      }
       return 2;
     }
     return cli.execute(args);

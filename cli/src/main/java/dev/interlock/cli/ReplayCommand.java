@@ -73,6 +73,7 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
           throw new CliError(file + ": the trace's parameters do not fit " + source + ": " + e.getMessage());
         }
+        var pipelines = Pipelines.choose(pipeline, applied.name()); // bad input first, before a GPU is opened
         Device device = on.equals("gpu")
             ? GpuDevices.open("--on gpu", applied.vram(), KernelScratch.NONE)
             : new SimulatedDevice(applied.vram());
@@ -80,7 +81,7 @@ final class ReplayCommand implements Callable<Integer> {
           where = "the engine, " + pipeline + " pipeline, " + (device instanceof CudaDevice gpu
               ? gpu.name() + " with a VRAM budget of " + Sizes.format(applied.vram())
               : "simulated device");
-          Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, Pipelines.choose(pipeline, applied.name()));
+          Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());
         }

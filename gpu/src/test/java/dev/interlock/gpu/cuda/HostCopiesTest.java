@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,25 +50,27 @@ class HostCopiesTest {
   void aFailedPartIsRethrownOnlyAfterTheOtherPartsEnd() throws Exception {
     HostCopies.threads(2);
     CountDownLatch failedFirst = new CountDownLatch(1);
-    boolean[] otherEnded = new boolean[1];
+    CountDownLatch runReturned = new CountDownLatch(1);
+    CountDownLatch otherEnded = new CountDownLatch(1);
+    AtomicBoolean returnedWhileOtherRan = new AtomicBoolean();
     assertThatThrownBy(() -> HostCopies.run(2 * HostCopies.MIN_PART_LONGS, (off, len) -> {
       if (off == 0) {
         failedFirst.countDown();
         throw new IllegalStateException("part 0 failed");
       }
       try {
-        // the other part ends only after part 0 has failed: run must still wait for it
         assertThat(failedFirst.await(10, TimeUnit.SECONDS)).isTrue();
+        // run() must not return while this part runs: if it did, the test thread would count runReturned down now
+        returnedWhileOtherRan.set(runReturned.await(300, TimeUnit.MILLISECONDS));
       } catch (InterruptedException e) {
         throw new AssertionError(e);
-      }
-      synchronized (otherEnded) {
-        otherEnded[0] = true;
+      } finally {
+        otherEnded.countDown();
       }
     })).isInstanceOf(IllegalStateException.class).hasMessage("part 0 failed");
-    synchronized (otherEnded) {
-      assertThat(otherEnded[0]).isTrue();
-    }
+    runReturned.countDown();
+    assertThat(otherEnded.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(returnedWhileOtherRan).as("run() returned while another part still ran").isFalse();
   }
 
   @Test

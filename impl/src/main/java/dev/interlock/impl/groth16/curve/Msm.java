@@ -30,8 +30,6 @@ public final class Msm {
   /** System property choosing the implementation: {@code native} (the default) or {@code java}. */
   public static final String IMPLEMENTATION_PROPERTY = "interlock.msm";
 
-  private static final String CONFIGURATION_ERROR = configurationError().orElse(null);
-  private static final boolean NATIVE = CONFIGURATION_ERROR == null && chosen().equals("native") && BlstMsm.available();
 
   private Msm() {}
 
@@ -49,17 +47,18 @@ public final class Msm {
 
   /** What {@link #msm(G1Bases, long[])} and {@link #msm(G2Bases, long[])} use here, for reports. */
   public static String implementation() {
-    if (CONFIGURATION_ERROR != null) {
-      return "none (" + CONFIGURATION_ERROR + ")";
+    Optional<String> bad = configurationError();
+    if (bad.isPresent()) {
+      return "none (" + bad.get() + ")";
     }
-    return NATIVE ? BlstMsm.description() : "Java Pippenger over jblst (" + javaReason() + ")";
+    return useNative() ? BlstMsm.description() : "Java Pippenger over jblst (" + javaReason() + ")";
   }
 
   /** sum_i s_i * P_i in G1, scalars as flat canonical little-endian limbs (4 per scalar). */
   public static G1 msm(G1Bases bases, long[] scalars) {
     requireConfigured();
     int n = count(bases.size(), scalars);
-    if (NATIVE && n >= 2) {
+    if (n >= 2 && useNative()) {
       Scalars.requireAllCanonical(scalars, "G1 MSM");
       return G1.wrap(BlstMsm.g1(bases.affine(), scalars, n, threadsFor(n)));
     }
@@ -91,7 +90,7 @@ public final class Msm {
   public static G2 msm(G2Bases bases, long[] scalars) {
     requireConfigured();
     int n = count(bases.size(), scalars);
-    if (NATIVE && n >= 2) {
+    if (n >= 2 && useNative()) {
       Scalars.requireAllCanonical(scalars, "G2 MSM");
       return G2.wrap(BlstMsm.g2(bases.affine(), scalars, n, threadsFor(n)));
     }
@@ -159,7 +158,8 @@ public final class Msm {
 
   /**
    * What is wrong with {@code -Dinterlock.msm}, if anything: programs check it up front to report it as bad input.
-   * With a bad value every MSM of the default implementation throws IllegalStateException saying the same.
+   * With a bad value every MSM of the default implementation throws IllegalStateException saying the same. The
+   * property is read on each call and checking it loads no native code.
    */
   public static Optional<String> configurationError() {
     String wanted = chosen();
@@ -173,9 +173,14 @@ public final class Msm {
   }
 
   private static void requireConfigured() {
-    if (CONFIGURATION_ERROR != null) {
-      throw new IllegalStateException(CONFIGURATION_ERROR);
-    }
+    configurationError().ifPresent(bad -> {
+      throw new IllegalStateException(bad);
+    });
+  }
+
+  /** Whether the default implementation is blst's native one: asked for (read on each call) and loaded here. */
+  private static boolean useNative() {
+    return chosen().equals("native") && BlstMsm.available();
   }
 
   private static String javaReason() {
