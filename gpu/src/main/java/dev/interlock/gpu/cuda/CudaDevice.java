@@ -21,7 +21,6 @@ import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
-import static jcuda.driver.JCudaDriver.cuStreamDestroy;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
 import dev.interlock.impl.device.BufferNotLiveException;
@@ -87,8 +86,7 @@ public final class CudaDevice implements Device {
   private final List<CUdeviceptr> arenas = new ArrayList<>();
   private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
   private final ThreadLocal<Staging> staging = new ThreadLocal<>();
-  /** Every thread's stream and staging, with its thread: freed when the device closes, or once the thread has ended. */
-  private final List<PerThread> perThread = new ArrayList<>();
+  private final List<Staging> stagings = new ArrayList<>();
   private final Map<Long, Allocation> live = new LinkedHashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
@@ -99,18 +97,6 @@ public final class CudaDevice implements Device {
   private boolean closed;
 
   private record Allocation(DeviceBuffer buffer, CUdeviceptr ptr) {}
-
-  /** A resource of one thread's: its stream or its staging area. */
-  private record PerThread(Thread owner, CUstream stream, Staging staging) {
-    void free() {
-      if (stream != null) {
-        cuStreamDestroy(stream); // work still queued on it finishes first; the driver releases it afterwards
-      }
-      if (staging != null) {
-        staging.free();
-      }
-    }
-  }
 
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
@@ -231,7 +217,6 @@ public final class CudaDevice implements Device {
       // non-blocking: no implicit synchronization with the legacy stream, so workers overlap as the design lets them
       check(cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
       stream.set(s);
-      adopt(new PerThread(Thread.currentThread(), s, null));
     }
     return s;
   }
@@ -399,9 +384,11 @@ public final class CudaDevice implements Device {
     if (twiddles != null) {
       cuMemFree(twiddles);
     }
-    synchronized (perThread) {
-      perThread.forEach(PerThread::free);
-      perThread.clear();
+    synchronized (stagings) {
+      for (Staging st : stagings) {
+        st.free();
+      }
+      stagings.clear();
     }
     cuDevicePrimaryCtxRelease(dev);
   }
@@ -444,38 +431,11 @@ public final class CudaDevice implements Device {
     if (st == null) {
       st = Staging.allocate();
       staging.set(st);
-      adopt(new PerThread(Thread.currentThread(), null, st));
+      synchronized (stagings) {
+        stagings.add(st);
+      }
     }
     return st;
-  }
-
-  /**
-   * Keeps a new per-thread resource until close, and frees those of threads that have ended, so that a long-lived
-   * device used by ever new threads does not grow: an ended thread's staging is idle (each transfer drains before it
-   * returns), and its stream is destroyed once its queued work is done. The context must be current.
-   */
-  private void adopt(PerThread r) {
-    boolean noKernelRuns;
-    synchronized (this) { // an ended thread may have left a run un-awaited on its stream: keep streams until none runs
-      noKernelRuns = runningKernels == 0;
-    }
-    synchronized (perThread) {
-      perThread.removeIf(t -> {
-        if (t.owner().isAlive() || (t.stream() != null && !noKernelRuns)) {
-          return false;
-        }
-        t.free();
-        return true;
-      });
-      perThread.add(r);
-    }
-  }
-
-  /** How many threads' pinned staging areas are allocated now (for tests). */
-  int stagingAreas() {
-    synchronized (perThread) {
-      return (int) perThread.stream().filter(t -> t.staging() != null).count();
-    }
   }
 
   /** Copies src[from, from + count) to dst through the thread's pinned buffers, on its stream. */

@@ -87,23 +87,6 @@ class KernelsGpuIT {
   }
 
   @Test
-  void theStagingOfThreadsThatEndedIsFreed() throws Exception {
-    Gpu.assumePresent();
-    long[] v = Fr.randomVector(rng("staging"), 1000);
-    DeviceBuffer buf = gpu.allocate("test", "staging", 1000L * 32, false);
-    int before = gpu.stagingAreas();
-    for (int i = 0; i < 6; i++) { // one thread after another, each copying once
-      Thread t = new Thread(() -> gpu.writeScalars(buf, 0, v));
-      t.start();
-      t.join();
-    }
-    // each new thread frees the areas of those that ended; the last one's stays until the next thread or close
-    assertThat(gpu.stagingAreas()).isLessThanOrEqualTo(before + 1);
-    assertThat(gpu.readScalars(buf, 0, 1000)).isEqualTo(v);
-    gpu.free(buf);
-  }
-
-  @Test
   void fieldProductsMatchTheCpu() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("field");
