@@ -7,6 +7,7 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.LockHolds;
 import dev.interlock.impl.engine.Overlaps;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.impl.groth16.Circuit;
@@ -231,6 +232,12 @@ final class ProveCommand implements Callable<Integer> {
         mib(workload.stagedBytes()), mib(workload.scratchBytes()));
     out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute, kernel steps busy %.1f%% of the wall (union of kernel intervals)%n",
         report.seconds(), produced / report.seconds() * 60, 100 * kernelBusy(report));
+    List<String> holds = new ArrayList<>();
+    LockHolds.of(report.events()).values().forEach(f -> holds.add(String.format(Locale.ROOT, "%s held %.1f ms, waited %.1f ms",
+        f.lock(), f.medianHeld(), f.medianWaited())));
+    if (!holds.isEmpty()) {
+      out.printf(Locale.ROOT, "locks     %s (medians per take)%n", String.join("; ", holds));
+    }
     if (dev instanceof CudaDevice gpu) {
       out.printf(Locale.ROOT, "gpu busy  %.3f s of NTT and MSM kernels (device events) in %.3f s wall: %.1f%%%n", gpu.kernelSeconds(),
           report.seconds(), 100 * gpu.kernelSeconds() / report.seconds());

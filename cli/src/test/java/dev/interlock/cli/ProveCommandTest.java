@@ -20,7 +20,8 @@ class ProveCommandTest {
     assertThat(r.out()).contains("4/4 proofs verified").contains("seed 5 (rerun: --seed 5)")
         .containsPattern("TIMELINE +[0-9.]+ ms  begin synthesize +job 0 ")
         .containsPattern("stages +synthesize [0-9.]+ ms, stage [0-9.]+ ms, ntt_h [0-9.]+ ms, msm [0-9.]+ ms, b_g2_msm [0-9.]+ ms, epilogue")
-        .contains("(within vram)");
+        .contains("(within vram)")
+        .containsPattern("locks +compute_mtx held [0-9.]+ ms, waited [0-9.]+ ms \\(medians per take\\)");
     try (var files = Files.list(keys)) {
       assertThat(files.filter(f -> f.toString().endsWith(".key"))).hasSize(1);
     } catch (java.io.IOException e) {

@@ -1,0 +1,85 @@
+package dev.interlock.impl.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How long a run's threads held each mutex and semaphore, and how long they waited for it, from the run's events.
+ *
+ * <p>Why: a design that serializes the GPU section shows as one lock held for most of each partition while the
+ * other workers wait; these figures say so without a timeline. A hold runs from {@code lock M} (or {@code acquire S
+ * n}) to the same thread's {@code unlock M} (or {@code release S n}); the wait before it from the thread's previous
+ * event to the taking one (the engine records a lock when it is taken, so that gap is the time spent blocked plus
+ * the engine's own step overhead). Failed events take and give back nothing; a hold the log does not close is left
+ * out.
+ */
+public final class LockHolds {
+  /** One lock's holds and waits in milliseconds, in the order they ended (holds) or began (waits). */
+  public record Figures(String lock, List<Double> heldMillis, List<Double> waitedMillis) {
+    public Figures {
+      Objects.requireNonNull(lock, "lock");
+      heldMillis = List.copyOf(heldMillis);
+      waitedMillis = List.copyOf(waitedMillis);
+    }
+
+    /** The median hold in milliseconds (0 when none ended). */
+    public double medianHeld() {
+      return median(heldMillis);
+    }
+
+    /** The median wait in milliseconds (0 when none). */
+    public double medianWaited() {
+      return median(waitedMillis);
+    }
+  }
+
+  private LockHolds() {}
+
+  /** Per lock name, in the order the locks were first taken. */
+  public static Map<String, Figures> of(List<Event> events) {
+    Map<String, List<Double>> held = new LinkedHashMap<>();
+    Map<String, List<Double>> waited = new LinkedHashMap<>();
+    Map<String, Long> lastEvent = new HashMap<>();
+    Map<List<String>, Long> takenAt = new HashMap<>();
+    for (Event e : events) {
+      String[] words = e.step().split(" ");
+      if (e.failure().isEmpty() && words.length >= 2) {
+        String name = words[1];
+        switch (words[0]) {
+          case "lock", "acquire" -> {
+            Long before = lastEvent.get(e.thread());
+            waited.computeIfAbsent(name, k -> new ArrayList<>()).add(before == null ? 0 : (e.nanos() - before) / 1e6);
+            held.computeIfAbsent(name, k -> new ArrayList<>());
+            takenAt.put(List.of(e.thread(), name), e.nanos());
+          }
+          case "unlock", "release" -> {
+            Long at = takenAt.remove(List.of(e.thread(), name));
+            if (at != null) {
+              held.computeIfAbsent(name, k -> new ArrayList<>()).add((e.nanos() - at) / 1e6);
+            }
+          }
+          default -> {
+            // not a lock step
+          }
+        }
+      }
+      lastEvent.put(e.thread(), e.nanos());
+    }
+    Map<String, Figures> out = new LinkedHashMap<>();
+    held.forEach((name, h) -> out.put(name, new Figures(name, h, waited.getOrDefault(name, List.of()))));
+    return out;
+  }
+
+  private static double median(List<Double> values) {
+    if (values.isEmpty()) {
+      return 0;
+    }
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+}
