@@ -19,7 +19,7 @@ for design in single-lock reservation; do
     keys=(); [ "${FRESH_KEYS:-0}" = 1 ] && keys=(--keys "$(mktemp -d)")
     out=$("$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --n "2^$log" --partitions "${PARTITIONS:-10}" \
       --device gpu --gpu-budget "$budget" --no-timeline "${seed[@]}" "${keys[@]}" "$@" 2>&1) || { status=1; echo "$design workers=$w FAILED: $(echo "$out" | tail -1)"; }
-    echo "$design workers=$w | $(echo "$out" | grep -E '^wall' | cut -c11-) | $(echo "$out" | grep -E 'proofs verified') | $(echo "$out" | grep -E '^gpu busy' | cut -c11-) | $(echo "$out" | grep -E '^stages' | cut -c11-)"
+    echo "$design workers=$w | $(echo "$out" | grep -E '^wall' | cut -c11-) | $(echo "$out" | grep -E 'proofs verified') | $(echo "$out" | grep -E '^gpu busy' | cut -c11-) | $(echo "$out" | grep -E '^stages' | cut -c11-) | $(echo "$out" | grep -E '^locks' | cut -c11-)"
     if [ "${#keys[@]}" -gt 0 ]; then rm -rf "${keys[1]}"; fi
   done
 done
