@@ -149,8 +149,13 @@ public final class ProvingWorkload implements Workload {
    */
   private static G2 join(State s) {
     require(s.bG2Task != null, "b_g2_msm before synthesize");
+    return awaitBG2(s.bG2Task);
+  }
+
+  /** The G2 MSM's result once it is done; its failure, or an interrupt, as IllegalStateException. */
+  private static G2 awaitBG2(Future<G2> task) {
     try {
-      return s.bG2Task.get();
+      return task.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while waiting for b_g2_msm", e);
@@ -265,15 +270,7 @@ public final class ProvingWorkload implements Workload {
     if (!reuseHostWork) {
       throw new IllegalStateException("prepare needs a workload that reuses host work");
     }
-    HostWork h = shared(p);
-    try {
-      h.bG2().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while preparing host work", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("b_g2_msm failed: " + e.getCause(), e.getCause());
-    }
+    awaitBG2(shared(p).bG2());
   }
 
   /** The host work for p's inputs: computed here if no job has started it, else the other job's (waited for). */
