@@ -3,6 +3,9 @@ package dev.interlock.cli;
 import dev.interlock.gpu.cuda.CudaDevice;
 import dev.interlock.gpu.cuda.CudaException;
 import dev.interlock.gpu.cuda.KernelScratch;
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.model.design.Sizes;
 
 /** Opens the CUDA device for a command; a missing GPU, or one that cannot give the budget, is bad input (exit 2). */
 final class GpuDevices {
@@ -22,5 +25,18 @@ final class GpuDevices {
     } catch (IllegalStateException | IllegalArgumentException | CudaException e) {
       throw new CliError(option + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * The device a design's steps run on, with {@code vram} bytes: CUDA device 0 with that budget (no kernel scratch)
+   * when {@code gpu}, else a simulated device.
+   */
+  static Device forSteps(boolean gpu, String option, long vram) {
+    return gpu ? open(option, vram, KernelScratch.NONE) : new SimulatedDevice(vram);
+  }
+
+  /** How reports name the device: the GPU's name and budget, or "simulated device". */
+  static String describe(Device device, long vram) {
+    return device instanceof CudaDevice gpu ? gpu.name() + " with a VRAM budget of " + Sizes.format(vram) : "simulated device";
   }
 }

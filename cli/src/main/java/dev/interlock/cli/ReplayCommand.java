@@ -1,12 +1,8 @@
 package dev.interlock.cli;
 
-import dev.interlock.gpu.cuda.CudaDevice;
-import dev.interlock.gpu.cuda.KernelScratch;
 import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Scheduled;
 import dev.interlock.model.design.Design;
-import dev.interlock.model.design.Sizes;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Replayer;
@@ -74,13 +70,9 @@ final class ReplayCommand implements Callable<Integer> {
           throw new CliError(file + ": the trace's parameters do not fit " + source + ": " + e.getMessage());
         }
         var pipelines = Pipelines.choose(pipeline, applied.name()); // bad input first, before a GPU is opened
-        Device device = on.equals("gpu")
-            ? GpuDevices.open("--on gpu", applied.vram(), KernelScratch.NONE)
-            : new SimulatedDevice(applied.vram());
+        Device device = GpuDevices.forSteps(on.equals("gpu"), "--on gpu", applied.vram());
         try (device) {
-          where = "the engine, " + pipeline + " pipeline, " + (device instanceof CudaDevice gpu
-              ? gpu.name() + " with a VRAM budget of " + Sizes.format(applied.vram())
-              : "simulated device");
+          where = "the engine, " + pipeline + " pipeline, " + GpuDevices.describe(device, applied.vram());
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());

@@ -1,9 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.gpu.cuda.CudaDevice;
-import dev.interlock.gpu.cuda.KernelScratch;
 import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;
@@ -54,12 +51,11 @@ final class RunCommand implements Callable<Integer> {
     var pipelines = durations && pipeline.equals("interpreted")
         ? (java.util.function.Function<Role, dev.interlock.impl.engine.Pipeline>) r -> new InterpretedPipeline(r, true)
         : Pipelines.choose(pipeline, d.name());
-    Device dev = switch (device) {
-      case "simulated" -> new SimulatedDevice(d.vram());
-      case "gpu" -> GpuDevices.open("--device gpu", d.vram(), KernelScratch.NONE);
-      default -> throw new CliError("--device must be simulated or gpu, got '" + device + "'");
-    };
-    String where = dev instanceof CudaDevice gpu ? gpu.name() + " with a VRAM budget of " + Sizes.format(d.vram()) : "simulated device";
+    if (!device.equals("simulated") && !device.equals("gpu")) {
+      throw new CliError("--device must be simulated or gpu, got '" + device + "'");
+    }
+    Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
+    String where = GpuDevices.describe(dev, d.vram());
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
