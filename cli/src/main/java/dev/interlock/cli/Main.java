@@ -49,17 +49,13 @@ public final class Main implements Runnable {
       }
       return 2;
     });
-    java.util.Optional<String> badMsm = Msm.configurationError();
-    if (badMsm.isPresent()) {
-      if (java.util.Arrays.asList(args).contains("--json")) {
-        out.println(Json.write(java.util.Map.of("error", badMsm.get())));
-        out.flush();
-      } else {
-        err.println("interlock: " + badMsm.get());
-        err.flush();
-      }
-      return 2;
-    }
+    // a bad -Dinterlock.msm is bad input like any other: reported by the handler above, before any command runs
+    cli.setExecutionStrategy(parsed -> {
+      Msm.configurationError().ifPresent(bad -> {
+        throw new CommandLine.ExecutionException(parsed.commandSpec().commandLine(), bad, new CliError(bad));
+      });
+      return new CommandLine.RunLast().execute(parsed);
+    });
     return cli.execute(args);
   }
 
