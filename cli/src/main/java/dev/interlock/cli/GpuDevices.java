@@ -5,7 +5,6 @@ import dev.interlock.gpu.cuda.CudaException;
 import dev.interlock.gpu.cuda.KernelScratch;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.SimulatedDevice;
-import dev.interlock.model.design.Sizes;
 
 /** Opens the CUDA device for a command; a missing GPU, or one that cannot give the budget, is bad input (exit 2). */
 final class GpuDevices {
@@ -35,8 +34,4 @@ final class GpuDevices {
     return gpu ? open(option, vram, KernelScratch.NONE) : new SimulatedDevice(vram);
   }
 
-  /** How reports name the device: the GPU's name and budget, or "simulated device". */
-  static String describe(Device device, long vram) {
-    return device instanceof CudaDevice gpu ? gpu.name() + " with a VRAM budget of " + Sizes.format(vram) : "simulated device";
-  }
 }

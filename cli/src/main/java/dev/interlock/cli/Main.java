@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.groth16.curve.Msm;
+import dev.interlock.prover.curve.Msm;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.groth16.curve.MsmBench;
+import dev.interlock.bench.MsmBench;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

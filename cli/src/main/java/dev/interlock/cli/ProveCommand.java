@@ -10,15 +10,17 @@ import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.LockHolds;
 import dev.interlock.impl.engine.Overlaps;
 import dev.interlock.impl.engine.RunReport;
-import dev.interlock.impl.groth16.Circuit;
-import dev.interlock.impl.groth16.G1FixedBase;
-import dev.interlock.impl.groth16.KeyCache;
-import dev.interlock.impl.groth16.KeyFileException;
-import dev.interlock.impl.groth16.PartitionSizes;
-import dev.interlock.impl.groth16.Proof;
-import dev.interlock.impl.groth16.Verifier;
+import dev.interlock.prover.Circuit;
+import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.KeyCache;
+import dev.interlock.prover.KeyFileException;
+import dev.interlock.prover.PartitionSizes;
+import dev.interlock.prover.Proof;
+import dev.interlock.prover.Verifier;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
-import dev.interlock.impl.pipeline.ProvingWorkload;
+import dev.interlock.workload.CpuProvingKernels;
+import dev.interlock.workload.ProvingKernels;
+import dev.interlock.workload.ProvingWorkload;
 import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
@@ -127,19 +129,23 @@ final class ProveCommand implements Callable<Integer> {
     }
     long s = seed != null ? seed : System.currentTimeMillis();
     PrintWriter out = spec.commandLine().getOut();
-    try (Device dev = openDevice(d, r, circuit, out)) {
-      return prove(d, r, circuit, s, logN, dev, out);
+    ProvingKernels kernels = openDevice(d, r, circuit, out);
+    try (Device dev = kernels.device()) {
+      return prove(d, r, circuit, s, logN, kernels, out);
     }
   }
 
-  /** The device the run uses: a SimulatedDevice of the design's vram, or the GPU with a budget and kernel scratch. */
-  private Device openDevice(Design d, String r, Circuit circuit, PrintWriter out) {
+  /**
+   * The kernels, and through them the device, the run uses: CPU kernels over a SimulatedDevice of the design's vram,
+   * or the GPU with a budget and kernel scratch.
+   */
+  private ProvingKernels openDevice(Design d, String r, Circuit circuit, PrintWriter out) {
     switch (device) {
       case "simulated":
         if (gpuBudget != null) {
           throw new CliError("--gpu-budget needs --device gpu");
         }
-        return new SimulatedDevice(d.vram());
+        return new CpuProvingKernels(new SimulatedDevice(d.vram()));
       case "gpu":
         long budget = d.vram();
         if (gpuBudget != null) {
@@ -161,10 +167,10 @@ final class ProveCommand implements Callable<Integer> {
     }
   }
 
-  private int prove(Design d, String r, Circuit circuit, long s, int logN, Device dev, PrintWriter out) {
+  private int prove(Design d, String r, Circuit circuit, long s, int logN, ProvingKernels kernels, PrintWriter out) {
     long t0 = System.nanoTime();
     KeyCache.Entry entry;
-    G1FixedBase fixedBase = dev instanceof CudaDevice gpu ? gpu::fixedBaseMul : G1FixedBase.CPU;
+    G1FixedBase fixedBase = kernels.fixedBase();
     try {
       entry = KeyCache.loadOrCreate(keys, circuit, 1, fixedBase);
     } catch (KeyFileException e) {
@@ -180,7 +186,15 @@ final class ProveCommand implements Callable<Integer> {
           ? new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds())
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), s, reuseHostWork);
+    try (ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), device -> kernels, s, reuseHostWork)) {
+      return run(d, r, parts, workload, entry, kernels, out, s);
+    }
+  }
+
+  private int run(Design d, String r, List<ProvingWorkload.Partition> parts, ProvingWorkload workload, KeyCache.Entry entry,
+      ProvingKernels kernels, PrintWriter out, long s) {
+    Device dev = kernels.device();
+    ProvingWorkload.Partition shared = reuseHostWork ? parts.get(0) : null; // every partition has its inputs
     if (reuseHostWork) {
       long h0 = System.nanoTime();
       workload.prepare(shared);
@@ -238,10 +252,9 @@ final class ProveCommand implements Callable<Integer> {
     if (!holds.isEmpty()) {
       out.printf(Locale.ROOT, "locks     %s (medians per take)%n", String.join("; ", holds));
     }
-    if (dev instanceof CudaDevice gpu) {
-      out.printf(Locale.ROOT, "gpu busy  %.3f s of NTT and MSM kernels (device events) in %.3f s wall: %.1f%%%n", gpu.kernelSeconds(),
-          report.seconds(), 100 * gpu.kernelSeconds() / report.seconds());
-    }
+    kernels.kernelSeconds().ifPresent(k -> out.printf(Locale.ROOT,
+        "gpu busy  %.3f s of NTT and MSM kernels (device events) in %.3f s wall: %.1f%%%n", k, report.seconds(),
+        100 * k / report.seconds()));
     if (overlap != null) {
       out.printf(Locale.ROOT, "overlap   %s beside %s on another worker: %d times%n", overlap.get(0), overlap.get(1),
           Overlaps.count(report.events(), overlap.get(0), overlap.get(1)));

@@ -72,7 +72,7 @@ final class ReplayCommand implements Callable<Integer> {
         var pipelines = Pipelines.choose(pipeline, applied.name()); // bad input first, before a GPU is opened
         Device device = GpuDevices.forSteps(on.equals("gpu"), "--on gpu", applied.vram());
         try (device) {
-          where = "the engine, " + pipeline + " pipeline, " + GpuDevices.describe(device, applied.vram());
+          where = "the engine, " + pipeline + " pipeline, " + device.description();
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());

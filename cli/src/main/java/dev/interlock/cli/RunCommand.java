@@ -55,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
     Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
-    String where = GpuDevices.describe(dev, d.vram());
+    String where = dev.description();
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);

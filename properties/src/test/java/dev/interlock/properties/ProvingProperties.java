@@ -6,16 +6,17 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;
-import dev.interlock.impl.groth16.Circuit;
-import dev.interlock.impl.groth16.Keys;
-import dev.interlock.impl.groth16.Proof;
-import dev.interlock.impl.groth16.Setup;
-import dev.interlock.impl.groth16.Verifier;
-import dev.interlock.impl.groth16.curve.G1;
-import dev.interlock.impl.groth16.curve.G2;
-import dev.interlock.impl.groth16.field.FrElement;
+import dev.interlock.prover.Circuit;
+import dev.interlock.prover.Keys;
+import dev.interlock.prover.Proof;
+import dev.interlock.prover.Setup;
+import dev.interlock.prover.Verifier;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.field.FrElement;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
-import dev.interlock.impl.pipeline.ProvingWorkload;
+import dev.interlock.workload.CpuProvingKernels;
+import dev.interlock.workload.ProvingWorkload;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
 import dev.interlock.properties.engine.Config;
@@ -60,7 +61,7 @@ class ProvingProperties {
     for (int i = 0; i < r.partitions(); i++) {
       parts.add(ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), r.seed());
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), CpuProvingKernels::new, r.seed());
     Design d = Shipped.design(r.design()).withThreads("gpu_worker", r.workers());
     try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
       RunReport report = new Engine(device, StepGate.FREE).start(d, Shipped.path(r.design()),

@@ -23,29 +23,29 @@ import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
-import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.device.BufferTable;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.KernelRun;
 import dev.interlock.impl.device.MemoryInfo;
-import dev.interlock.impl.device.MsmRun;
-import dev.interlock.impl.device.NttKind;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
-import dev.interlock.impl.groth16.G1FixedBase;
-import dev.interlock.impl.groth16.curve.G1;
-import dev.interlock.impl.groth16.curve.G1Bases;
-import dev.interlock.impl.groth16.curve.G1Limbs;
-import dev.interlock.impl.groth16.field.Fr;
+import dev.interlock.workload.MsmRun;
+import dev.interlock.workload.NttKind;
+import dev.interlock.workload.ProvingKernels;
+import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G1Limbs;
+import dev.interlock.prover.field.Fr;
 import dev.interlock.model.design.Sizes;
-import dev.interlock.model.state.ViolationKind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -61,7 +61,7 @@ import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 
 /**
- * A {@link Device} on a real CUDA GPU: every allocation is the driver's, so an out-of-memory is the
+ * A {@link Device} on a real CUDA GPU, with the {@link ProvingKernels} as CUDA kernels on it: every allocation is the driver's, so an out-of-memory is the
  * driver's CUDA_ERROR_OUT_OF_MEMORY, device-global as it is for the prover.
  *
  * <p>A budget (e.g. 16 GiB on a 141 GiB H200) is made real by allocating a ballast of 1 GiB blocks
@@ -70,7 +70,7 @@ import jcuda.driver.CUstream_flags;
  * thread uses its own stream on the one shared (primary) context. Live bytes are counted from our
  * buffers; pool-cached bytes are read from the driver (reserved minus used).
  */
-public final class CudaDevice implements Device {
+public final class CudaDevice implements Device, ProvingKernels {
   private static final long SLACK = 64L << 20;
 
   private final CUcontext ctx = new CUcontext();
@@ -87,15 +87,14 @@ public final class CudaDevice implements Device {
   private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
   private final ThreadLocal<Staging> staging = new ThreadLocal<>();
   private final List<Staging> stagings = new ArrayList<>();
-  private final Map<Long, Allocation> live = new LinkedHashMap<>();
+  private final BufferTable<CUdeviceptr> buffers = new BufferTable<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
-  private long liveBytes;
   private long peakUsed;
-  private long nextId = 1;
   private int runningKernels;
   private boolean closed;
 
+  /** A live buffer and its device pointer. */
   private record Allocation(DeviceBuffer buffer, CUdeviceptr ptr) {}
 
   /** Where writeBases put how many bases: the MSM's point count. */
@@ -232,13 +231,11 @@ public final class CudaDevice implements Device {
     synchronized (this) {
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
         throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: CUDA_ERROR_OUT_OF_MEMORY)",
-            bytes, capacity - liveBytes, snapshot());
+            bytes, capacity - buffers.liveBytes(), snapshot());
       }
       check(rc, async ? "cuMemAllocAsync" : "cuMemAlloc");
-      DeviceBuffer b = new DeviceBuffer(nextId++, owner, name, bytes, async);
-      live.put(b.id(), new Allocation(b, p));
-      liveBytes += bytes;
-      peakUsed = Math.max(peakUsed, liveBytes + cached());
+      DeviceBuffer b = buffers.add(owner, name, bytes, async, p);
+      peakUsed = Math.max(peakUsed, buffers.liveBytes() + cached());
       return b;
     }
   }
@@ -246,20 +243,16 @@ public final class CudaDevice implements Device {
   @Override
   public void free(DeviceBuffer buffer) {
     CUstream s = bind();
-    Allocation a;
+    CUdeviceptr p;
     synchronized (this) {
-      a = buffer == null ? null : live.remove(buffer.id());
-      if (a == null) {
-        throw new BufferNotLiveException(ViolationKind.BAD_FREE, "free of a buffer that is not live: " + buffer);
-      }
-      liveBytes -= buffer.bytes();
+      p = buffers.remove(buffer);
       basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
     }
     if (buffer.async()) {
-      check(cuMemFreeAsync(a.ptr(), s), "cuMemFreeAsync");
+      check(cuMemFreeAsync(p, s), "cuMemFreeAsync");
       check(cuStreamSynchronize(s), "cuStreamSynchronize");
     } else {
-      check(cuMemFree(a.ptr()), "cuMemFree");
+      check(cuMemFree(p), "cuMemFree");
     }
   }
 
@@ -337,8 +330,9 @@ public final class CudaDevice implements Device {
 
   private MemoryInfo snapshot() {
     long cached = cached();
-    peakUsed = Math.max(peakUsed, liveBytes + cached);
-    return new MemoryInfo(capacity, liveBytes, Math.min(cached, capacity - liveBytes), peakUsed);
+    long live = buffers.liveBytes();
+    peakUsed = Math.max(peakUsed, live + cached);
+    return new MemoryInfo(capacity, live, Math.min(cached, capacity - live), peakUsed);
   }
 
   /** Bytes the pool keeps for reuse: reserved minus in use, as the driver reports them. */
@@ -348,14 +342,23 @@ public final class CudaDevice implements Device {
   }
 
   @Override
+  public synchronized boolean isLive(DeviceBuffer buffer) {
+    return buffers.isLive(buffer);
+  }
+
+  @Override
   public synchronized List<DeviceBuffer> liveBuffers(String owner) {
-    List<DeviceBuffer> out = new ArrayList<>();
-    for (Allocation a : live.values()) {
-      if (owner == null || a.buffer().owner().equals(owner)) {
-        out.add(a.buffer());
-      }
-    }
-    return out;
+    return buffers.buffers(owner);
+  }
+
+  @Override
+  public String description() {
+    return name() + " with a VRAM budget of " + Sizes.format(capacity);
+  }
+
+  @Override
+  public Device device() {
+    return this;
   }
 
   @Override
@@ -411,11 +414,7 @@ public final class CudaDevice implements Device {
   }
 
   private synchronized Allocation liveAllocation(DeviceBuffer b, String what) {
-    Allocation a = b == null ? null : live.get(b.id());
-    if (a == null) {
-      throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
-    }
-    return a;
+    return new Allocation(b, buffers.require(b, what));
   }
 
   private static void requireFits(DeviceBuffer b, long byteAt, long bytes, String what) {
@@ -584,6 +583,11 @@ public final class CudaDevice implements Device {
     return MsmRun.of(run, () -> result[0]);
   }
 
+  @Override
+  public G1FixedBase fixedBase() {
+    return this::fixedBaseMul;
+  }
+
   /** A new event recorded on s now. */
   private static CUevent mark(CUstream s) {
     CUevent e = new CUevent();
@@ -596,8 +600,9 @@ public final class CudaDevice implements Device {
    * Device time of the NTT and MSM kernels so far (device events around each launch sequence, summed over all
    * streams, so kernels of two workers running at once count twice): with a run's wall time, how busy the GPU was.
    */
-  public double kernelSeconds() {
-    return kernelNanos.sum() / 1e9;
+  @Override
+  public OptionalDouble kernelSeconds() {
+    return OptionalDouble.of(kernelNanos.sum() / 1e9);
   }
 
   private synchronized CUdeviceptr takeArena() {
@@ -683,7 +688,7 @@ public final class CudaDevice implements Device {
    * multiplication of setup, from the table CPU setup uses too ({@link G1FixedBase#generatorTable()}). Temporary device
    * memory comes from the budget.
    */
-  public G1[] fixedBaseMul(long[] scalars) {
+  G1[] fixedBaseMul(long[] scalars) {
     int n = scalars.length / Fr.LIMBS;
     G1[] out = new G1[n];
     if (n == 0) {

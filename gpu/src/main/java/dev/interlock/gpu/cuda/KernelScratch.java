@@ -11,7 +11,7 @@ import dev.interlock.model.design.Sizes;
  * @param maxLogN the largest NTT (0: none)
  * @param maxMsmPoints the largest MSM (0: none)
  * @param arenas how many MSMs may run at once (at least 1 when maxMsmPoints &gt; 0)
- * @see dev.interlock.impl.groth16.PartitionSizes
+ * @see dev.interlock.prover.PartitionSizes
  */
 public record KernelScratch(int maxLogN, int maxMsmPoints, int arenas) {
   /** No kernels beyond the design's touch kernels: NTT and MSM calls are refused. */

@@ -7,13 +7,13 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 
-import dev.interlock.impl.device.NttKind;
-import dev.interlock.impl.groth16.G1FixedBase;
-import dev.interlock.impl.groth16.curve.G1;
-import dev.interlock.impl.groth16.curve.G1Limbs;
-import dev.interlock.impl.groth16.field.Domain;
-import dev.interlock.impl.groth16.field.Fr;
-import dev.interlock.impl.groth16.field.FrElement;
+import dev.interlock.workload.NttKind;
+import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Limbs;
+import dev.interlock.prover.field.Domain;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.FrElement;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -156,8 +156,8 @@ final class Kernels {
       return;
     }
     int n = 1 << logN;
-    boolean inverse = kind == NttKind.INVERSE || kind == NttKind.COSET_INVERSE;
-    if (kind == NttKind.COSET_FORWARD) {
+    boolean inverse = kind.inverse();
+    if (!inverse && kind.coset()) {
       scale(v, n, FrElement.ONE, Domain.GENERATOR, s);
     }
     launch(bitrev, blocks(n), THREADS, s, v, logN);
@@ -167,10 +167,8 @@ final class Kernels {
       launch(nttStage, blocks(n / 2), THREADS, s, v, table, logN, logMax, st, inverse ? 1 : 0);
     }
     Domain domain = Domain.of(logN);
-    if (kind == NttKind.INVERSE) {
-      scale(v, n, domain.sizeInverse(), FrElement.ONE, s);
-    } else if (kind == NttKind.COSET_INVERSE) {
-      scale(v, n, domain.sizeInverse(), domain.cosetShiftInverse(), s);
+    if (inverse) {
+      scale(v, n, domain.sizeInverse(), kind.coset() ? domain.cosetShiftInverse() : FrElement.ONE, s);
     }
   }
 

@@ -2,8 +2,8 @@ package dev.interlock.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.groth16.curve.G1;
-import dev.interlock.impl.groth16.curve.G1Limbs;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Limbs;
 import java.math.BigInteger;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -4,14 +4,14 @@ import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.NttKind;
-import dev.interlock.impl.groth16.curve.G1;
-import dev.interlock.impl.groth16.curve.G1Bases;
-import dev.interlock.impl.groth16.curve.G1Limbs;
-import dev.interlock.impl.groth16.curve.Msm;
-import dev.interlock.impl.groth16.field.Fr;
-import dev.interlock.impl.groth16.field.FrElement;
-import dev.interlock.impl.groth16.field.Ntt;
+import dev.interlock.workload.NttKind;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G1Limbs;
+import dev.interlock.prover.curve.Msm;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.FrElement;
+import dev.interlock.prover.field.Ntt;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
@@ -191,7 +191,7 @@ class KernelsGpuIT {
       long[] b = java.util.Arrays.copyOfRange(abc, 4 * n, 8 * n);
       long[] c = java.util.Arrays.copyOfRange(abc, 8 * n, 12 * n);
       assertThat(gpu.readScalars(h, 0, n)).as("quotient at 2^%d", logN)
-          .isEqualTo(dev.interlock.impl.groth16.Prover.quotient(a, b, c, logN, dev.interlock.impl.groth16.NttBackend.CPU));
+          .isEqualTo(dev.interlock.prover.Prover.quotient(a, b, c, logN));
       gpu.free(staged);
       gpu.free(h);
     }

@@ -7,14 +7,14 @@ import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.Overlaps;
 import dev.interlock.impl.engine.RunReport;
-import dev.interlock.impl.groth16.Circuit;
-import dev.interlock.impl.groth16.Keys;
-import dev.interlock.impl.groth16.PartitionSizes;
-import dev.interlock.impl.groth16.Proof;
-import dev.interlock.impl.groth16.Setup;
-import dev.interlock.impl.groth16.Verifier;
+import dev.interlock.prover.Circuit;
+import dev.interlock.prover.Keys;
+import dev.interlock.prover.PartitionSizes;
+import dev.interlock.prover.Proof;
+import dev.interlock.prover.Setup;
+import dev.interlock.prover.Verifier;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
-import dev.interlock.impl.pipeline.ProvingWorkload;
+import dev.interlock.workload.ProvingWorkload;
 import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.impl.sync.JitterGate;
 import dev.interlock.impl.sync.StepGate;
@@ -67,7 +67,7 @@ class ProvingGpuIT {
       parts.add(shared != null ? new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds())
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), seed, reuseHostWork);
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, seed, reuseHostWork);
     if (reuseHostWork) {
       workload.prepare(shared); // before the clock, as prove --reuse-host-work does
     }
@@ -95,7 +95,7 @@ class ProvingGpuIT {
   private static Keys keys(Circuit circuit) {
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
       long t = System.nanoTime();
-      Keys k = Setup.generate(circuit, new SplittableRandom(1), gpu::fixedBaseMul);
+      Keys k = Setup.generate(circuit, new SplittableRandom(1), gpu.fixedBase());
       System.out.printf("[interlock] setup n=2^%d with GPU fixed-base: %.1f s%n", circuit.logN(), (System.nanoTime() - t) / 1e9);
       return k;
     }

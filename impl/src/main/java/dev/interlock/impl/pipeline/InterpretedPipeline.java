@@ -45,6 +45,7 @@ public final class InterpretedPipeline implements Pipeline {
     this.role = role;
     this.honorDurations = honorDurations;
     this.workload = workload;
+    workload.bind(role);
   }
 
   public InterpretedPipeline(Role role, boolean honorDurations) {

@@ -4,6 +4,7 @@ import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.KernelRun;
 import dev.interlock.impl.engine.Job;
+import dev.interlock.model.design.Role;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,14 @@ public interface Workload {
       return null;
     }
   }
+
+  /**
+   * Checks, before any job runs, that this workload can run every {@code cpu} and {@code kernel} step of
+   * {@code role}.
+   *
+   * @throws IllegalArgumentException naming the first step it has no work for
+   */
+  default void bind(Role role) {}
 
   /** Fresh state for a job. */
   default JobState start(Job job) {

@@ -1,0 +1,246 @@
+package dev.interlock.gpu.cuda;
+
+import static jcuda.driver.JCudaDriver.cuEventCreate;
+import static jcuda.driver.JCudaDriver.cuEventDestroy;
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoD;
+
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.workload.NttKind;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.Msm;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.model.design.Sizes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUstream;
+
+/**
+ * GPU kernel benchmark: NTT (each kind) and G1 MSM from 2^from to 2^to points, median of repeated runs timed with
+ * device events on random inputs (seed printed), each size checked for correctness first.
+ *
+ * <p>MSM bases: 2^16 distinct random points (made on the GPU by the fixed-base kernel), repeated to fill larger sizes;
+ * the cost of an MSM does not depend on the bases. The check folds the scalars of each repeated base together (mod r)
+ * and compares with the CPU's MSM over the distinct bases. NTTs are checked by a forward-inverse round trip on the
+ * device and, up to 2^20, against the CPU. Then staging's copies (wall clock, GB/s): scalars each way, and G1 bases.
+ *
+ * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S]</pre>
+ */
+public final class GpuBench {
+  private static final int DISTINCT_BASES = 1 << 16;
+
+  private GpuBench() {}
+
+  public static void main(String[] args) {
+    int from = 16;
+    int to = 24;
+    int reps = 7;
+    long seed = System.nanoTime();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--from" -> from = Integer.parseInt(args[++i]);
+        case "--to" -> to = Integer.parseInt(args[++i]);
+        case "--reps" -> reps = Integer.parseInt(args[++i]);
+        case "--seed" -> seed = Long.parseLong(args[++i]);
+        default -> {
+          System.err.println("usage: GpuBench [--from LOG] [--to LOG] [--reps R] [--seed S]; unknown argument " + args[i]);
+          System.exit(2);
+        }
+      }
+    }
+    System.out.printf(Locale.ROOT, "gpu-bench seed %d (rerun: --seed %d), sizes 2^%d..2^%d, %d timed runs each%n", seed, seed, from, to, reps);
+    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB, new KernelScratch(to, 1 << to, 1))) {
+      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
+          gpu.scratchDescription());
+      SplittableRandom rng = new SplittableRandom(seed);
+      List<String> table = new ArrayList<>();
+      ntt(gpu, rng, from, to, reps, table);
+      msm(gpu, rng, from, to, reps, table);
+      copies(gpu, rng, Math.min(to, 24), reps, table);
+      System.out.println();
+      System.out.println("kernel          size    median ms      min ms      max ms");
+      table.forEach(System.out::println);
+    }
+  }
+
+  /** Median, min and max of reps runs of work, in device-event milliseconds, after one warm-up run. */
+  private static double[] time(CUstream s, int reps, Runnable work) {
+    CUevent start = new CUevent();
+    CUevent stop = new CUevent();
+    CudaDevice.check(cuEventCreate(start, 0), "cuEventCreate");
+    CudaDevice.check(cuEventCreate(stop, 0), "cuEventCreate");
+    work.run();
+    double[] ms = new double[reps];
+    for (int r = 0; r < reps; r++) {
+      CudaDevice.check(cuEventRecord(start, s), "cuEventRecord");
+      work.run();
+      CudaDevice.check(cuEventRecord(stop, s), "cuEventRecord");
+      CudaDevice.check(cuEventSynchronize(stop), "cuEventSynchronize");
+      float[] f = new float[1];
+      CudaDevice.check(cuEventElapsedTime(f, start, stop), "cuEventElapsedTime");
+      ms[r] = f[0];
+    }
+    cuEventDestroy(start);
+    cuEventDestroy(stop);
+    Arrays.sort(ms);
+    return new double[] {ms[reps / 2], ms[0], ms[reps - 1]};
+  }
+
+  private static String row(String kernel, int log, double[] t) {
+    return String.format(Locale.ROOT, "%-14s  2^%-4d %10.3f  %10.3f  %10.3f", kernel, log, t[0], t[1], t[2]);
+  }
+
+  private static void ntt(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+    long[] data = Fr.randomVector(rng, 1 << to);
+    DeviceBuffer buf = gpu.allocate("bench", "ntt", (1L << to) * 32, false);
+    CUdeviceptr p = gpu.pointer(buf);
+    CUstream s = gpu.stream();
+    for (int log = from; log <= to; log++) {
+      int n = 1 << log;
+      long[] v = Arrays.copyOf(data, n * Fr.LIMBS);
+      gpu.writeScalars(buf, 0, v);
+      gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+      gpu.ntt("bench", buf, 0, log, NttKind.INVERSE).await();
+      check(Arrays.equals(gpu.readScalars(buf, 0, n), v), "NTT round trip at 2^" + log);
+      if (log <= 20) {
+        long[] want = v.clone();
+        dev.interlock.prover.field.Ntt.forward(want, log);
+        gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+        check(Arrays.equals(gpu.readScalars(buf, 0, n), want), "NTT vs CPU at 2^" + log);
+      }
+      final int lg = log;
+      for (NttKind kind : new NttKind[] {NttKind.FORWARD, NttKind.COSET_FORWARD, NttKind.COSET_INVERSE}) {
+        double[] t = time(s, reps, () -> gpu.kernels().ntt(p, lg, kind, gpu.twiddles(), to, s));
+        table.add(row("ntt " + kind.name().toLowerCase(Locale.ROOT), log, t));
+        System.out.println(table.get(table.size() - 1));
+      }
+    }
+    gpu.free(buf);
+  }
+
+  private static void msm(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+    int distinct = Math.min(DISTINCT_BASES, 1 << to);
+    long t0 = System.nanoTime();
+    G1[] pts = gpu.fixedBaseMul(Fr.randomVector(rng, distinct));
+    G1Bases bases = G1Bases.of(pts);
+    System.out.printf(Locale.ROOT, "msm bases: %d random points by the GPU fixed-base kernel in %.0f ms (host conversion included)%n",
+        distinct, (System.nanoTime() - t0) / 1e6);
+    DeviceBuffer b = gpu.allocate("bench", "bases", (1L << to) * 96, false);
+    DeviceBuffer sc = gpu.allocate("bench", "scalars", (1L << to) * 32, false);
+    gpu.writeBases(b, 0, bases);
+    CUdeviceptr bp = gpu.pointer(b);
+    for (long done = distinct; done < (1L << to); done *= 2) { // repeat the distinct bases up to 2^to
+      long bytes = Math.min(done, (1L << to) - done) * 96;
+      CudaDevice.check(cuMemcpyDtoD(bp.withByteOffset(done * 96), bp, bytes), "cuMemcpyDtoD");
+    }
+    long[] scalars = Fr.randomVector(rng, 1 << to);
+    gpu.writeScalars(sc, 0, scalars);
+    CUstream s = gpu.stream();
+    for (int log = from; log <= to; log++) {
+      int n = 1 << log;
+      MsmPlan plan = MsmPlan.of(n);
+      G1 got = gpu.msmOf(b, sc, n);
+      check(got.equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log);
+      double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
+      table.add(row("msm g1 (c=" + plan.c() + ")", log, t));
+      System.out.println(table.get(table.size() - 1));
+    }
+    // a boolean witness (every scalar 0 or 1, as in circuits of bits): all points of a window in one bucket
+    long[] bits = Fr.newVector(1 << to);
+    for (int i = 0; i < 1 << to; i++) {
+      if (rng.nextBoolean()) {
+        Fr.setOne(bits, i);
+      }
+    }
+    gpu.writeScalars(sc, 0, bits);
+    MsmPlan plan = MsmPlan.of(1 << to);
+    check(gpu.msmOf(b, sc, 1 << to).equals(foldedCpuMsm(bases, bits, 1 << to)), "MSM of 0/1 scalars vs CPU at 2^" + to);
+    double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
+    table.add(row("msm g1 0/1 scalars", to, t));
+    System.out.println(table.get(table.size() - 1));
+    gpu.free(b);
+    gpu.free(sc);
+  }
+
+  /**
+   * Host-device copies as staging does them (through the thread's two pinned halves; wall clock, host work included):
+   * 2^log scalars each way, and 2^min(log, 20) G1 bases gathered from their Java objects, with 1, 2, 4 and 8 threads
+   * filling and emptying the halves (the default, {@link HostCopies#threads()}, is marked).
+   */
+  private static void copies(CudaDevice gpu, SplittableRandom rng, int log, int reps, List<String> table) {
+    long[] v = Fr.randomVector(rng, 1 << log);
+    int logB = Math.min(log, 20);
+    DeviceBuffer buf = gpu.allocate("bench", "copies", Math.max((1L << log) * 32, (1L << logB) * 96), false);
+    G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 1 << Math.min(logB, 12)));
+    List<G1> repeated = new ArrayList<>(1 << logB);
+    for (int i = 0; i < 1 << logB; i++) {
+      repeated.add(distinct[i % distinct.length]);
+    }
+    G1Bases bases = G1Bases.of(repeated);
+    long[] back = new long[v.length];
+    int defaultThreads = HostCopies.threads();
+    int rows = 0;
+    try {
+      for (int threads : new int[] {1, 2, 4, 8}) {
+        HostCopies.threads(threads);
+        String t = ", " + threads + (threads == defaultThreads ? " copy threads (default)" : " copy threads");
+        double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
+        // into a preallocated array: readScalars' own allocation is timed as well, but not a second copy
+        double[] down = wall(reps, () -> gpu.download(back, gpu.pointer(buf), back.length));
+        check(Arrays.equals(back, v), "copies round trip of 2^" + log + " scalars" + t);
+        double[] basesUp = wall(reps, () -> gpu.writeBases(buf, 0, bases));
+        table.add(copyRow("h2d scalars", log, up, (1L << log) * 32) + t);
+        table.add(copyRow("d2h scalars", log, down, (1L << log) * 32) + t);
+        table.add(copyRow("h2d g1 bases", logB, basesUp, (1L << logB) * 96) + t);
+        rows += 3;
+      }
+    } finally {
+      HostCopies.threads(defaultThreads);
+      gpu.free(buf);
+    }
+    table.subList(table.size() - rows, table.size()).forEach(System.out::println);
+  }
+
+  /** Median, min and max wall-clock milliseconds of reps runs after one warm-up. */
+  private static double[] wall(int reps, Runnable work) {
+    work.run();
+    double[] ms = new double[reps];
+    for (int r = 0; r < reps; r++) {
+      long t = System.nanoTime();
+      work.run();
+      ms[r] = (System.nanoTime() - t) / 1e6;
+    }
+    Arrays.sort(ms);
+    return new double[] {ms[reps / 2], ms[0], ms[reps - 1]};
+  }
+
+  private static String copyRow(String what, int log, double[] t, long bytes) {
+    return row(what, log, t) + String.format(Locale.ROOT, "   %.1f GB/s (median, wall)", bytes / t[0] / 1e6);
+  }
+
+  /** The CPU's MSM of n scalars over bases repeated with period bases.size(): scalars of one base summed first. */
+  private static G1 foldedCpuMsm(G1Bases bases, long[] scalars, int n) {
+    int d = Math.min(bases.size(), n);
+    long[] folded = Fr.newVector(d);
+    for (int i = 0; i < n; i++) {
+      Fr.add(folded, i % d, scalars, i, folded, i % d);
+    }
+    G1Bases used = d == bases.size() ? bases : G1Bases.of(bases.toList().subList(0, d));
+    return Msm.msm(used, Fr.toCanonical(folded, 0, d));
+  }
+
+  private static void check(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("GPU result is wrong: " + what);
+    }
+    System.out.println("checked   " + what);
+  }
+}

@@ -1,0 +1,294 @@
+package dev.interlock.prover;
+
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.FrElement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * A synthetic R1CS instance A·w ∘ B·w = C·w with exactly N = 2^logN constraints, shaped like a real circuit, for
+ * exercising the prover at any size.
+ *
+ * <p>Variables: index 0 is the constant one, 1..p the public inputs, then {@value #PRIVATE_SEEDS} private seeds (free
+ * witness values), then one private variable per regular constraint, so m = N + {@value #PRIVATE_SEEDS} variables.
+ *
+ * <p>Rows (all derived from {@code structureSeed} with a SplittableRandom, so a (logN, p, seed) triple always gives
+ * the same circuit):
+ *
+ * <ul>
+ *   <li>rows 0..p, one per input variable x_i (the one and each public input): bellman's {@code x_i · 0 = 0}, A =
+ *       {x_i}, B and C empty. They make the u_i of the inputs linearly independent, so a proof binds its inputs.
+ *   <li>rows p+1..N-1, regular: row r (r = 0, 1, ...) defines the new variable v = p + 3 + r as {@code (Σ_k c_k ·
+ *       w_{j_k}) · (w_j' [+ c'·1]) = v}. A has 1, 2 or 3 distinct terms with probabilities 40/35/25 %; each
+ *       coefficient is 1 (50 %), -1 (15 %) or uniform in [2, 2^16) (35 %). B has 1 term (90 %, coefficient 1) or 2
+ *       terms (10 %: the variable plus a constant in [1, 2^16) times the one). C has exactly 1 term (v, 1). Operand
+ *       variables are earlier ones (index below v): with probability 1/2 among the 64 most recent, else uniform, for a
+ *       little locality. Regular row r &lt; p puts public input r+1 as its first A term and row r &lt;
+ *       {@value #PRIVATE_SEEDS} uses seed r as its B variable, so every input and seed is used.
+ * </ul>
+ *
+ * <p>Densities: A ≈ (p+1 + 1.85·(N-p-1)) non-zeros, B ≈ 1.1·(N-p-1), C = N-p-1. A witness is computed in one pass
+ * over the regular rows. Requires 4 ≤ logN ≤ 22 and 1 ≤ p ≤ N/2 - 1. Immutable.
+ */
+public final class Circuit {
+  /** Smallest supported logN. */
+  public static final int MIN_LOG_N = 4;
+  /** Largest supported logN. */
+  public static final int MAX_LOG_N = 22;
+  /** Number of free private variables (seeds) before the constrained ones. */
+  public static final int PRIVATE_SEEDS = 2;
+
+  /** The parameters that determine a synthetic circuit completely. */
+  public record Params(int logN, int publicInputs, long structureSeed) {
+    /** Validates the ranges. */
+    public Params {
+      if (logN < MIN_LOG_N || logN > MAX_LOG_N) {
+        throw new IllegalArgumentException("logN must be in [" + MIN_LOG_N + ", " + MAX_LOG_N + "], got " + logN);
+      }
+      if (publicInputs < 1 || publicInputs > (1 << logN) / 2 - 1) {
+        throw new IllegalArgumentException(
+            "publicInputs must be in [1, " + ((1 << logN) / 2 - 1) + "] for logN=" + logN + ", got " + publicInputs);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "logN=" + logN + ", publicInputs=" + publicInputs + ", structureSeed=" + structureSeed;
+    }
+  }
+
+  private final Params params;
+  private final SparseMatrix a;
+  private final SparseMatrix b;
+  private final SparseMatrix c;
+
+  private Circuit(Params params, SparseMatrix a, SparseMatrix b, SparseMatrix c) {
+    this.params = params;
+    this.a = a;
+    this.b = b;
+    this.c = c;
+  }
+
+  /** The synthetic circuit with 2^logN constraints and the given number of public inputs (see the class doc). */
+  public static Circuit synthetic(int logN, int publicInputs, long structureSeed) {
+    return synthetic(new Params(logN, publicInputs, structureSeed));
+  }
+
+  /** The synthetic circuit of these parameters. */
+  public static Circuit synthetic(Params params) {
+    int n = 1 << params.logN();
+    int p = params.publicInputs();
+    int m = n + PRIVATE_SEEDS;
+    int regular = n - (p + 1);
+    SparseMatrix.Builder ab = new SparseMatrix.Builder(n, m, p + 1 + 2 * regular);
+    SparseMatrix.Builder bb = new SparseMatrix.Builder(n, m, regular + regular / 8);
+    SparseMatrix.Builder cb = new SparseMatrix.Builder(n, m, regular);
+    long[] coef = Fr.newVector(1);
+    long[] one = Fr.newVector(1);
+    Fr.setOne(one, 0);
+    for (int i = 0; i <= p; i++) { // x_i · 0 = 0
+      ab.term(i, one, 0);
+      ab.endRow();
+      bb.endRow();
+      cb.endRow();
+    }
+    SplittableRandom rnd = new SplittableRandom(params.structureSeed());
+    int[] picked = new int[3];
+    for (int r = 0; r < regular; r++) {
+      int v = p + 1 + PRIVATE_SEEDS + r;
+      int u = rnd.nextInt(100);
+      int terms = u < 40 ? 1 : u < 75 ? 2 : 3;
+      for (int t = 0; t < terms; t++) {
+        int j;
+        boolean fresh;
+        do {
+          j = (t == 0 && r < p) ? r + 1 : earlier(rnd, v);
+          fresh = true;
+          for (int q = 0; q < t; q++) {
+            fresh &= picked[q] != j;
+          }
+        } while (!fresh);
+        picked[t] = j;
+        int cu = rnd.nextInt(100);
+        if (cu < 50) {
+          Fr.setOne(coef, 0);
+        } else if (cu < 65) {
+          Fr.fromLong(-1, coef, 0);
+        } else {
+          Fr.fromLong(2 + rnd.nextInt((1 << 16) - 2), coef, 0);
+        }
+        ab.term(j, coef, 0);
+      }
+      ab.endRow();
+      int bj = r < PRIVATE_SEEDS ? p + 1 + r : earlier(rnd, v);
+      bb.term(bj, one, 0);
+      if (rnd.nextInt(10) == 0 && bj != 0) {
+        Fr.fromLong(1 + rnd.nextInt((1 << 16) - 1), coef, 0);
+        bb.term(0, coef, 0);
+      }
+      bb.endRow();
+      cb.term(v, one, 0);
+      cb.endRow();
+    }
+    return new Circuit(params, ab.build(), bb.build(), cb.build());
+  }
+
+  /** An earlier variable index in [0, v): half the time among the 64 most recent. */
+  private static int earlier(SplittableRandom rnd, int v) {
+    if (v > 64 && rnd.nextBoolean()) {
+      return v - 1 - rnd.nextInt(64);
+    }
+    return rnd.nextInt(v);
+  }
+
+  /** The parameters this circuit was built from. */
+  public Params params() {
+    return params;
+  }
+
+  /** log2 of the number of constraints. */
+  public int logN() {
+    return params.logN();
+  }
+
+  /** N, the number of constraints (= the NTT domain size). */
+  public int size() {
+    return 1 << params.logN();
+  }
+
+  /** p, the number of public inputs (not counting the constant one). */
+  public int publicInputs() {
+    return params.publicInputs();
+  }
+
+  /** m, the number of variables including the constant one. */
+  public int numVariables() {
+    return a.columns();
+  }
+
+  /** The seed the structure was derived from. */
+  public long structureSeed() {
+    return params.structureSeed();
+  }
+
+  /** The A matrix (N rows, m columns). */
+  public SparseMatrix a() {
+    return a;
+  }
+
+  /** The B matrix. */
+  public SparseMatrix b() {
+    return b;
+  }
+
+  /** The C matrix. */
+  public SparseMatrix c() {
+    return c;
+  }
+
+  /** A witness with uniformly random public inputs and private seeds. */
+  public Witness witness(RandomGenerator rng) {
+    List<FrElement> inputs = new ArrayList<>();
+    for (int i = 0; i < publicInputs(); i++) {
+      inputs.add(FrElement.random(rng));
+    }
+    return witness(inputs, rng);
+  }
+
+  /** A witness for the given public inputs, with random private seeds. */
+  public Witness witness(List<FrElement> publicInputs, RandomGenerator rng) {
+    List<FrElement> seeds = new ArrayList<>();
+    for (int i = 0; i < PRIVATE_SEEDS; i++) {
+      seeds.add(FrElement.random(rng));
+    }
+    return witness(publicInputs, seeds);
+  }
+
+  /** The witness determined by the public inputs and the {@value #PRIVATE_SEEDS} private seeds (one pass). */
+  public Witness witness(List<FrElement> publicInputs, List<FrElement> privateSeeds) {
+    int p = publicInputs();
+    if (publicInputs.size() != p || privateSeeds.size() != PRIVATE_SEEDS) {
+      throw new IllegalArgumentException("circuit takes " + p + " public inputs and " + PRIVATE_SEEDS
+          + " private seeds, got " + publicInputs.size() + " and " + privateSeeds.size());
+    }
+    long[] w = Fr.newVector(numVariables());
+    Fr.setOne(w, 0);
+    for (int i = 0; i < p; i++) {
+      Objects.requireNonNull(publicInputs.get(i), "public input").writeTo(w, 1 + i);
+    }
+    for (int i = 0; i < PRIVATE_SEEDS; i++) {
+      Objects.requireNonNull(privateSeeds.get(i), "private seed").writeTo(w, 1 + p + i);
+    }
+    long[] s = Fr.newVector(3); // A·w, B·w, scratch
+    for (int row = p + 1; row < size(); row++) {
+      int v = row + PRIVATE_SEEDS;
+      evaluate(a, row, w, s, 0);
+      evaluate(b, row, w, s, 1);
+      Fr.mul(s, 0, s, 1, w, v);
+    }
+    return new Witness(params, w);
+  }
+
+  private static void evaluate(SparseMatrix m, int row, long[] w, long[] s, int oi) {
+    long[] limbs = m.coefficientLimbs();
+    Fr.setZero(s, oi);
+    for (int k = m.rowStart(row), end = m.rowStart(row + 1); k < end; k++) {
+      Fr.mul(limbs, k, w, m.column(k), s, 2);
+      Fr.add(s, oi, s, 2, s, oi);
+    }
+  }
+
+  /** Whether the witness belongs to this circuit, has w_0 = 1 and satisfies every row. */
+  public boolean isSatisfied(Witness witness) {
+    return firstUnsatisfiedRow(witness) == -1;
+  }
+
+  /**
+   * The first row the witness violates, -1 if none; throws IllegalArgumentException for a witness of another
+   * circuit, and reports row 0 when w_0 ≠ 1 (the constant one is part of every row's meaning).
+   */
+  public int firstUnsatisfiedRow(Witness witness) {
+    requireOwn(witness);
+    long[] w = witness.values();
+    if (!Fr.isOne(w, 0)) {
+      return 0;
+    }
+    long[] s = Fr.newVector(4);
+    for (int row = 0; row < size(); row++) {
+      evaluate(a, row, w, s, 0);
+      evaluate(b, row, w, s, 1);
+      Fr.mul(s, 0, s, 1, s, 3);
+      evaluate(c, row, w, s, 0);
+      if (!Fr.equals(s, 0, s, 3)) {
+        return row;
+      }
+    }
+    return -1;
+  }
+
+  /** Throws IllegalArgumentException unless the witness was made for a circuit with these parameters. */
+  void requireOwn(Witness witness) {
+    Objects.requireNonNull(witness, "witness");
+    if (!witness.params().equals(params) || witness.size() != numVariables()) {
+      throw new IllegalArgumentException("witness is for circuit (" + witness.params() + "), not (" + params + ")");
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Circuit && ((Circuit) o).params.equals(params);
+  }
+
+  @Override
+  public int hashCode() {
+    return params.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Circuit(" + params + ", N=" + size() + ", m=" + numVariables() + ")";
+  }
+}

@@ -1,0 +1,76 @@
+package dev.interlock.prover.curve;
+
+import java.util.List;
+import java.util.stream.IntStream;
+import supranational.blst.P1_Affine;
+
+/**
+ * Immutable MSM bases in G1, prepared once (e.g. per proving key): the affine points and their
+ * negations, so that Pippenger uses mixed additions and signed digits need no negation on the fly.
+ * Memory: about 2 x 130 bytes per base (jblst keeps each point in a long[] on the Java heap).
+ */
+public final class G1Bases {
+  private final G1[] points;
+  private final P1_Affine[] affine;
+  private final P1_Affine[] negated;
+
+  private G1Bases(G1[] points) {
+    for (int i = 0; i < points.length; i++) {
+      if (points[i] == null) {
+        throw new NullPointerException("base " + i + " is null");
+      }
+    }
+    this.points = points;
+    this.affine = new P1_Affine[points.length];
+    this.negated = new P1_Affine[points.length];
+    IntStream range = IntStream.range(0, points.length);
+    if (points.length >= Pippenger.PARALLEL_THRESHOLD) {
+      range = range.parallel();
+    }
+    range.forEach(
+        i -> {
+          P1_Affine a = points[i].affine();
+          affine[i] = a;
+          // to_jacobian gives Z = 1, for which blst's to_affine needs no inversion
+          negated[i] = a.to_jacobian().neg().to_affine();
+        });
+  }
+
+  /** Bases from a list of points (the list is copied). */
+  public static G1Bases of(List<G1> points) {
+    return new G1Bases(points.toArray(new G1[0]));
+  }
+
+  /** Bases from points (the array is copied). */
+  public static G1Bases of(G1... points) {
+    return new G1Bases(points.clone());
+  }
+
+  /** Number of bases. */
+  public int size() {
+    return points.length;
+  }
+
+  /** Base i. */
+  public G1 get(int i) {
+    return points[i];
+  }
+
+  /** The bases as an unmodifiable list. */
+  public List<G1> toList() {
+    return List.of(points);
+  }
+
+  P1_Affine[] affine() {
+    return affine;
+  }
+
+  P1_Affine[] negated() {
+    return negated;
+  }
+
+  @Override
+  public String toString() {
+    return "G1Bases(" + points.length + (points.length == 0 ? ")" : ": " + points[0] + ", ...)");
+  }
+}

@@ -1,0 +1,147 @@
+package dev.interlock.workload;
+
+import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.KernelRun;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.prover.Prover;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.Msm;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.Ntt;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The proving kernels computed on the CPU over any {@link Device}'s buffers (a simulated device's, in practice): the
+ * host's copies are kept per buffer, and each kernel, launched through the device, computes with the prover's CPU
+ * code over them when it is awaited.
+ *
+ * <p>What a buffer holds is forgotten once the device no longer has it live.
+ */
+public final class CpuProvingKernels implements ProvingKernels {
+  private final Device device;
+  /** Scalars the host copied into each buffer, one limb array per buffer (zeros where nothing was written). */
+  private final Map<DeviceBuffer, long[]> scalars = new HashMap<>();
+  /** G1 bases the host copied into each buffer, by byte offset. */
+  private final Map<DeviceBuffer, Map<Long, G1Bases>> bases = new HashMap<>();
+
+  public CpuProvingKernels(Device device) {
+    this.device = device;
+  }
+
+  @Override
+  public Device device() {
+    return device;
+  }
+
+  @Override
+  public synchronized void writeScalars(DeviceBuffer dst, int at, long[] src) {
+    long[] limbs = scalarsOf(dst, "write to");
+    int count = src.length / Fr.LIMBS;
+    requireFits(dst, at, count);
+    System.arraycopy(src, 0, limbs, at * Fr.LIMBS, count * Fr.LIMBS);
+  }
+
+  @Override
+  public synchronized long[] readScalars(DeviceBuffer src, int at, int count) {
+    long[] limbs = scalarsOf(src, "read from");
+    requireFits(src, at, count);
+    long[] out = new long[count * Fr.LIMBS];
+    System.arraycopy(limbs, at * Fr.LIMBS, out, 0, out.length);
+    return out;
+  }
+
+  @Override
+  public synchronized void writeBases(DeviceBuffer dst, long at, G1Bases points) {
+    requireLive(dst, "write to");
+    if (at < 0 || at + (long) points.size() * G1_AFFINE_BYTES > dst.bytes()) {
+      throw new IllegalArgumentException(points.size() + " G1 bases at byte " + at + " need " + (at + points.size() * G1_AFFINE_BYTES)
+          + " bytes, buffer " + dst.name() + " has " + dst.bytes());
+    }
+    bases.computeIfAbsent(dst, k -> new HashMap<>()).put(at, points);
+  }
+
+  @Override
+  public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
+    return device.launch(owner, "ntt", List.of(data), () -> {
+      long[] v = readScalars(data, at, 1 << logN);
+      if (kind.inverse()) {
+        if (kind.coset()) {
+          Ntt.cosetInverse(v, logN);
+        } else {
+          Ntt.inverse(v, logN);
+        }
+      } else if (kind.coset()) {
+        Ntt.cosetForward(v, logN);
+      } else {
+        Ntt.forward(v, logN);
+      }
+      writeScalars(data, at, v);
+    });
+  }
+
+  @Override
+  public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
+    return device.launch(owner, "quotient", List.of(abc, h), () -> {
+      int n = 1 << logN;
+      long[] a = readScalars(abc, at, n);
+      long[] b = readScalars(abc, at + n, n);
+      long[] c = readScalars(abc, at + 2 * n, n);
+      writeScalars(h, 0, Prover.quotient(a, b, c, logN));
+    });
+  }
+
+  @Override
+  public MsmRun msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
+    G1[] result = new G1[1];
+    KernelRun run = device.launch(owner, "msm", List.of(basesBuffer, scalarsBuffer), () -> {
+      G1Bases b;
+      synchronized (this) {
+        b = bases.getOrDefault(basesBuffer, Map.of()).get(basesAt);
+        if (b == null) {
+          throw new IllegalStateException("buffer " + basesBuffer.name() + " holds no G1 bases at byte " + basesAt);
+        }
+      }
+      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
+      result[0] = Msm.msm(b, Fr.toCanonical(mont, 0, b.size()));
+    });
+    return MsmRun.of(run, () -> result[0]);
+  }
+
+  /** Drops what freed buffers held, then checks that {@code b} is live. */
+  private void requireLive(DeviceBuffer b, String what) {
+    scalars.keySet().removeIf(k -> !device.isLive(k));
+    bases.keySet().removeIf(k -> !device.isLive(k));
+    if (b == null || !device.isLive(b)) {
+      throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
+    }
+  }
+
+  private static void requireFits(DeviceBuffer b, int at, int count) {
+    if (at < 0 || count < 0 || (long) (at + count) * SCALAR_BYTES > b.bytes()) {
+      throw new IllegalArgumentException("scalars " + at + ".." + (at + count) + " do not fit in buffer " + b.name() + " of "
+          + b.bytes() + " bytes");
+    }
+  }
+
+  /** The buffer's scalar contents, made on first use (zeros, like fresh device memory in practice). */
+  private long[] scalarsOf(DeviceBuffer b, String what) {
+    requireLive(b, what);
+    long[] existing = scalars.get(b);
+    if (existing != null) {
+      return existing;
+    }
+    long elements = b.bytes() / SCALAR_BYTES;
+    if (elements * Fr.LIMBS > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("the simulated device holds at most " + ((Integer.MAX_VALUE - 8L) / Fr.LIMBS)
+          + " scalars per buffer; " + b.name() + " would hold " + elements);
+    }
+    long[] limbs = new long[(int) elements * Fr.LIMBS];
+    scalars.put(b, limbs);
+    return limbs;
+  }
+}

@@ -1,0 +1,501 @@
+package dev.interlock.workload;
+
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.engine.Job;
+import dev.interlock.impl.pipeline.Workload;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Step;
+import dev.interlock.prover.Circuit;
+import dev.interlock.prover.MsmResults;
+import dev.interlock.prover.PartitionSizes;
+import dev.interlock.prover.Proof;
+import dev.interlock.prover.Prover;
+import dev.interlock.prover.ProvingKey;
+import dev.interlock.prover.Synthesized;
+import dev.interlock.prover.Witness;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.FrElement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.random.RandomGenerator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * Groth16 partition proofs as the work behind a design's steps, in cuzk's stages, with the device's work done by
+ * {@link ProvingKernels} on the engine's device.
+ *
+ * <p>Bindings ({@link Stage}; a design step with a name not listed there is refused by {@link #bind}): {@code cpu synthesize} computes the a, b, c evaluations; buffer {@code staged} is
+ * sized for a, b, c, the witness scalars and the four G1 queries, {@code scratch} for H (see
+ * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
+ * {@code kernel ntt_h} computes H on the device (its quotient kernel: six NTTs, a pointwise step and
+ * one more NTT); {@code kernel msm} the four G1 MSMs; {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
+ * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it; {@code cpu
+ * epilogue} draws the randomizers and assembles the proof, which is the job's result.
+ *
+ * <p>Staged layout: scalars a at 0, b at N, c at 2N, the witness at 3N (elements of 32 bytes),
+ * then from byte (3N + m)·32 the a, b_g1, l and h queries (96 bytes a point).
+ */
+public final class ProvingWorkload implements Workload, AutoCloseable {
+  /** The stages a design's {@code cpu} and {@code kernel} steps can name, and which of the two each is. */
+  public enum Stage {
+    SYNTHESIZE("synthesize", false),
+    B_G2_MSM("b_g2_msm", false),
+    EPILOGUE("epilogue", false),
+    STAGE("stage", true),
+    H2D("h2d", true),
+    NTT_H("ntt_h", true),
+    MSM("msm", true),
+    NTT_MSM("ntt_msm", true);
+
+    private final String stepName;
+    private final boolean kernel;
+
+    Stage(String stepName, boolean kernel) {
+      this.stepName = stepName;
+      this.kernel = kernel;
+    }
+
+    /** The name a design gives the step, e.g. {@code ntt_msm}. */
+    public String stepName() {
+      return stepName;
+    }
+
+    /** Whether it is a {@code kernel} step (else a {@code cpu} interval). */
+    public boolean kernel() {
+      return kernel;
+    }
+
+    /** The stage a {@code cpu} ({@code kernel} false) or {@code kernel} step of this name runs, if any. */
+    public static Optional<Stage> of(String stepName, boolean kernel) {
+      return Arrays.stream(values()).filter(st -> st.stepName.equals(stepName) && st.kernel == kernel).findFirst();
+    }
+
+    /** The names of the stages of one kind, for messages. */
+    static List<String> names(boolean kernel) {
+      return Arrays.stream(values()).filter(st -> st.kernel == kernel).map(Stage::stepName).toList();
+    }
+  }
+
+  /**
+   * One partition of a proof request: its index, public inputs and private seeds; synthesis
+   * computes the rest of the witness from them.
+   */
+  public record Partition(int index, List<FrElement> publicInputs, List<FrElement> privateSeeds) {
+    public Partition {
+      publicInputs = List.copyOf(publicInputs);
+      privateSeeds = List.copyOf(privateSeeds);
+    }
+
+    /** A partition with random inputs and seeds for {@code circuit}. */
+    public static Partition random(int index, Circuit circuit, RandomGenerator rng) {
+      List<FrElement> inputs = new ArrayList<>();
+      for (int i = 0; i < circuit.publicInputs(); i++) {
+        inputs.add(FrElement.random(rng));
+      }
+      List<FrElement> seeds = new ArrayList<>();
+      for (int i = 0; i < Circuit.PRIVATE_SEEDS; i++) {
+        seeds.add(FrElement.random(rng));
+      }
+      return new Partition(index, inputs, seeds);
+    }
+  }
+
+  private final Circuit circuit;
+  private final ProvingKey pk;
+  /** The kernels on a device, asked once per device the engine runs this workload on. */
+  private final Function<Device, ProvingKernels> kernelsOn;
+  private final Map<Device, ProvingKernels> kernels = Collections.synchronizedMap(new IdentityHashMap<>());
+  /** Threads for the G2 MSMs, one per job in flight; shut down by {@link #close()}. */
+  private final ExecutorService bG2Threads = Executors.newCachedThreadPool(r -> {
+    Thread t = new Thread(r, "b_g2_msm");
+    t.setDaemon(true);
+    return t;
+  });
+  private final PartitionSizes sizes;
+  private final long seed;
+  private final int n;
+  private final int m;
+  private final Map<String, List<Double>> stageMillis = new ConcurrentHashMap<>();
+  private final boolean reuseHostWork;
+  /**
+   * With reuseHostWork: each distinct partition input's synthesis and G2 MSM, computed by the first job to need it.
+   * Kept for the workload's life (a benchmark's few distinct inputs; a failed entry stays failed).
+   */
+  private final Map<List<List<FrElement>>, CompletableFuture<HostWork>> hostWork = new ConcurrentHashMap<>();
+
+  /** What synthesis hands on: the witness, its a, b, c and the G2 MSM started from it. */
+  private record HostWork(Witness witness, Synthesized synthesized, Future<G2> bG2) {}
+
+  /**
+   * A workload proving partitions of {@code circuit} with {@code pk}, its device work done by the kernels
+   * {@code kernelsOn} gives for the engine's device (e.g. {@code CpuProvingKernels::new}, or a GPU's own);
+   * {@code seed} seeds the randomizers r, s.
+   */
+  public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed) {
+    this(circuit, pk, kernelsOn, seed, false);
+  }
+
+  /**
+   * As {@link #ProvingWorkload(Circuit, ProvingKey, Function, long)}; with {@code reuseHostWork}, partitions with equal inputs
+   * share one synthesis and one G2 MSM (the first job computes them, later ones wait for and reuse them).
+   *
+   * <p>A benchmark knob: with every partition given the same inputs, the CPU stages leave the critical path and the
+   * GPU section (staging, ntt_h, msm, under the design's locks) bounds throughput, the regime in which designs that
+   * overlap one worker's staging with another's kernels can differ. Every proof is still made and verifies
+   * (its own randomizers; the GPU work is done per partition).
+   */
+  public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed,
+      boolean reuseHostWork) {
+    if (!pk.params().equals(circuit.params())) {
+      throw new IllegalArgumentException("proving key is for " + pk.params() + ", circuit is " + circuit.params());
+    }
+    this.circuit = circuit;
+    this.pk = pk;
+    this.kernelsOn = Objects.requireNonNull(kernelsOn, "kernelsOn");
+    this.sizes = PartitionSizes.of(circuit);
+    this.seed = seed;
+    this.n = circuit.size();
+    this.m = circuit.numVariables();
+    this.reuseHostWork = reuseHostWork;
+  }
+
+  /**
+   * Wall milliseconds of each stage run so far (synthesize, stage, ntt_h, msm, b_g2_msm, epilogue),
+   * one entry per partition: the stages inside a combined kernel such as ntt_msm are timed apart.
+   */
+  public Map<String, List<Double>> stageMillis() {
+    Map<String, List<Double>> copy = new LinkedHashMap<>();
+    for (String stage : List.of(Stage.SYNTHESIZE.stepName, Stage.STAGE.stepName, Stage.NTT_H.stepName, Stage.MSM.stepName,
+        Stage.B_G2_MSM.stepName, Stage.EPILOGUE.stepName)) {
+      List<Double> l = stageMillis.get(stage);
+      if (l != null) {
+        synchronized (l) {
+          copy.put(stage, List.copyOf(l));
+        }
+      }
+    }
+    return copy;
+  }
+
+  private void timed(String stage, Runnable r) {
+    long t = System.nanoTime();
+    r.run();
+    record(stage, t);
+  }
+
+  private void record(String stage, long startNanos) {
+    List<Double> l = stageMillis.computeIfAbsent(stage, k -> new ArrayList<>());
+    synchronized (l) {
+      l.add((System.nanoTime() - startNanos) / 1e6);
+    }
+  }
+
+  /**
+   * The G2 MSM of a job, started on its own thread when synthesis ends (as cuzk starts b_g2_msm
+   * before taking the GPU lock) and joined where the design places {@code cpu b_g2_msm}.
+   */
+  private static G2 join(State s) {
+    require(s.bG2Task != null, "b_g2_msm before synthesize");
+    return awaitBG2(s.bG2Task);
+  }
+
+  /** The G2 MSM's result once it is done; its failure, or an interrupt, as IllegalStateException. */
+  private static G2 awaitBG2(Future<G2> task) {
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for b_g2_msm", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("b_g2_msm failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** Bytes of the staged buffer: a, b, c, witness and the G1 queries. */
+  public long stagedBytes() {
+    return sizes.totalBytes() - sizes.hScratchBytes();
+  }
+
+  /** Bytes of the scratch buffer: H. */
+  public long scratchBytes() {
+    return sizes.hScratchBytes();
+  }
+
+  /** A job's progress through the stages. */
+  private final class State implements JobState {
+    final Partition partition;
+    final SplittableRandom rng;
+    Witness witness;
+    Future<G2> bG2Task;
+    Synthesized synthesized;
+    boolean staged;
+    boolean hOnDevice;
+    MsmResults msm;
+    G2 bG2;
+    Proof proof;
+
+    State(Partition partition) {
+      this.partition = partition;
+      this.rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + partition.index());
+    }
+
+    @Override
+    public Object result() {
+      return proof;
+    }
+  }
+
+  @Override
+  public JobState start(Job job) {
+    if (!(job.payload() instanceof Partition p)) {
+      throw new IllegalArgumentException("job " + job.id() + " carries no partition: " + job.payload());
+    }
+    return new State(p);
+  }
+
+  @Override
+  public long bytes(String buffer, long designBytes) {
+    return switch (buffer) {
+      case "staged" -> stagedBytes();
+      case "scratch" -> scratchBytes();
+      default -> designBytes;
+    };
+  }
+
+  /**
+   * Refuses a role with a {@code cpu} or {@code kernel} step that names no {@link Stage} of its kind: such a step
+   * would run without proving work, which a design meant for this workload never wants.
+   */
+  @Override
+  public void bind(Role role) {
+    for (Step step : role.body()) {
+      if (step instanceof Cpu c) {
+        stage(c.name(), false, role);
+      } else if (step instanceof Kernel k) {
+        stage(k.name(), true, role);
+      }
+    }
+  }
+
+  private static Stage stage(String name, boolean kernel, Role role) {
+    return Stage.of(name, kernel).orElseThrow(() -> new IllegalArgumentException("role " + role.name() + ": the proving workload "
+        + "has no " + (kernel ? "kernel" : "cpu") + " stage '" + name + "' (it has " + String.join(", ", Stage.names(kernel)) + ")"));
+  }
+
+  /** The stage of a step the engine runs; {@link #bind} has refused every other name. */
+  private static Stage stage(String name, boolean kernel) {
+    return Stage.of(name, kernel).orElseThrow(() -> new IllegalStateException("no " + (kernel ? "kernel" : "cpu") + " stage '"
+        + name + "': the pipeline did not bind this workload to its role"));
+  }
+
+  @Override
+  public void cpu(String name, JobState js) {
+    State s = (State) js;
+    Stage stage = stage(name, false);
+    Runnable work = switch (stage) {
+      case SYNTHESIZE -> () -> {
+        HostWork h = reuseHostWork ? shared(s.partition) : synthesize(s.partition);
+        s.witness = h.witness();
+        s.synthesized = h.synthesized();
+        s.bG2Task = h.bG2();
+      };
+      case B_G2_MSM -> () -> s.bG2 = join(s);
+      case EPILOGUE -> () -> {
+        require(s.msm != null, "epilogue before msm");
+        if (s.bG2 == null) {
+          s.bG2 = join(s);
+        }
+        timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, s.bG2, s.rng));
+      };
+      case STAGE, H2D, NTT_H, MSM, NTT_MSM -> throw new IllegalStateException("kernel stage " + name + " as a cpu step");
+    };
+    work.run();
+  }
+
+  /** Synthesis of a partition (timed), with its G2 MSM started on a thread of its own. */
+  private HostWork synthesize(Partition p) {
+    long t0 = System.nanoTime();
+    Witness w = circuit.witness(p.publicInputs(), p.privateSeeds());
+    Synthesized syn = Prover.synthesize(circuit, w);
+    record(Stage.SYNTHESIZE.stepName, t0);
+    Future<G2> bG2 = bG2Threads.submit(() -> {
+      long t = System.nanoTime();
+      G2 r = Prover.bG2Msm(pk, w);
+      record(Stage.B_G2_MSM.stepName, t);
+      return r;
+    });
+    return new HostWork(w, syn, bG2);
+  }
+
+  /**
+   * With reuseHostWork: computes p's inputs' synthesis and G2 MSM now and waits for both, so that a run started
+   * afterwards reuses them from its first partition on and its wall clock covers the GPU-bound regime only (otherwise
+   * every worker's first partition waits in b_g2_msm for the one shared G2 MSM, with the GPU idle).
+   */
+  public void prepare(Partition p) {
+    if (!reuseHostWork) {
+      throw new IllegalStateException("prepare needs a workload that reuses host work");
+    }
+    awaitBG2(shared(p).bG2());
+  }
+
+  /** The host work for p's inputs: computed here if no job has started it, else the other job's (waited for). */
+  private HostWork shared(Partition p) {
+    CompletableFuture<HostWork> mine = new CompletableFuture<>();
+    CompletableFuture<HostWork> first = hostWork.putIfAbsent(List.of(p.publicInputs(), p.privateSeeds()), mine);
+    if (first != null) {
+      try {
+        return first.join();
+      } catch (CompletionException e) {
+        throw new IllegalStateException(
+            "partition " + p.index() + ": the shared synthesis of its inputs failed in another job: " + e.getCause(), e.getCause());
+      }
+    }
+    try {
+      HostWork h = synthesize(p);
+      mine.complete(h);
+      return h;
+    } catch (RuntimeException | Error e) {
+      mine.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  @Override
+  public KernelRun kernel(String name, String owner, Device device, List<DeviceBuffer> uses, Map<String, DeviceBuffer> buffers,
+      JobState js) {
+    ProvingKernels k = kernelsOn(device);
+    State s = (State) js;
+    Runnable work = switch (stage(name, true)) {
+      case STAGE, H2D -> () -> stage(k, buffers, s);
+      case NTT_H -> () -> nttH(k, owner, buffers, s);
+      case MSM -> () -> msm(k, owner, buffers, s);
+      case NTT_MSM -> () -> {
+        nttH(k, owner, buffers, s);
+        msm(k, owner, buffers, s);
+      };
+      case SYNTHESIZE, B_G2_MSM, EPILOGUE -> throw new IllegalStateException("cpu stage " + name + " as a kernel");
+    };
+    return device.launch(owner, name, uses, work);
+  }
+
+  /** The kernels on {@code device}, made on first use; they must work on that very device. */
+  private ProvingKernels kernelsOn(Device device) {
+    ProvingKernels k = kernels.computeIfAbsent(device, kernelsOn);
+    if (k.device() != device) {
+      throw new IllegalStateException("the engine runs on " + device.description() + ", the proving kernels on "
+          + k.device().description());
+    }
+    return k;
+  }
+
+  /** Stops the G2 MSM threads; jobs still running fail. */
+  @Override
+  public void close() {
+    bG2Threads.shutdownNow();
+  }
+
+  private static void require(boolean ok, String what) {
+    if (!ok) {
+      throw new IllegalStateException("proving stages out of order: " + what);
+    }
+  }
+
+  private static DeviceBuffer buffer(Map<String, DeviceBuffer> buffers, String name) {
+    DeviceBuffer b = buffers.get(name);
+    require(b != null, "buffer " + name + " is not allocated");
+    return b;
+  }
+
+  /** Copies a, b, c, the witness and the G1 queries into the staged buffer. */
+  private void stage(ProvingKernels kernels, Map<String, DeviceBuffer> buffers, State s) {
+    if (s.staged) {
+      return;
+    }
+    timed(Stage.STAGE.stepName, () -> upload(kernels, buffers, s));
+  }
+
+  private void upload(ProvingKernels kernels, Map<String, DeviceBuffer> buffers, State s) {
+    require(s.synthesized != null, "stage before synthesize");
+    DeviceBuffer staged = buffer(buffers, "staged");
+    kernels.writeScalars(staged, 0, s.synthesized.a());
+    kernels.writeScalars(staged, n, s.synthesized.b());
+    kernels.writeScalars(staged, 2 * n, s.synthesized.c());
+    long[] w = Fr.newVector(m);
+    for (int i = 0; i < m; i++) {
+      s.witness.get(i).writeTo(w, i);
+    }
+    kernels.writeScalars(staged, 3 * n, w);
+    kernels.writeBases(staged, aOffset(), pk.aQuery());
+    kernels.writeBases(staged, bOffset(), pk.bG1Query());
+    kernels.writeBases(staged, lOffset(), pk.lQuery());
+    kernels.writeBases(staged, hOffset(), pk.hQuery());
+    s.staged = true;
+  }
+
+  private long aOffset() {
+    return (3L * n + m) * ProvingKernels.SCALAR_BYTES;
+  }
+
+  private long bOffset() {
+    return aOffset() + sizes.aBasesBytes();
+  }
+
+  private long lOffset() {
+    return bOffset() + sizes.bG1BasesBytes();
+  }
+
+  private long hOffset() {
+    return lOffset() + sizes.lBasesBytes();
+  }
+
+  /**
+   * ntt_h: H from the staged a, b, c by the device's quotient kernel, into scratch; its top coefficient is read back
+   * to check that the witness satisfies the circuit.
+   */
+  private void nttH(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    stage(kernels, buffers, s);
+    DeviceBuffer staged = buffer(buffers, "staged");
+    DeviceBuffer scratch = buffer(buffers, "scratch");
+    timed(Stage.NTT_H.stepName, () -> {
+      kernels.quotient(owner, staged, 0, circuit.logN(), scratch).await();
+      Prover.requireDivisible(kernels.readScalars(scratch, n - 1, 1), 0);
+      s.hOnDevice = true;
+    });
+  }
+
+  /** msm: the four G1 MSMs as device kernels over the staged queries, the staged witness and H in scratch. */
+  private void msm(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    require(s.hOnDevice, "msm before ntt_h");
+    DeviceBuffer staged = buffer(buffers, "staged");
+    DeviceBuffer scratch = buffer(buffers, "scratch");
+    timed(Stage.MSM.stepName, () -> {
+      G1 a = kernels.msm(owner, staged, aOffset(), staged, 3 * n).result();
+      G1 bG1 = kernels.msm(owner, staged, bOffset(), staged, 3 * n).result();
+      G1 l = kernels.msm(owner, staged, lOffset(), staged, 3 * n + circuit.publicInputs() + 1).result();
+      G1 h = kernels.msm(owner, staged, hOffset(), scratch, 0).result();
+      s.msm = new MsmResults(a, bG1, l, h);
+    });
+  }
+}

@@ -1,0 +1,107 @@
+package dev.interlock.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.Msm;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.Ntt;
+import dev.interlock.model.state.ViolationKind;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The CPU proving kernels on a simulated device compute what the prover's CPU code computes, on what the host copied in. */
+class CpuProvingKernelsTest {
+  private static final long SEED = Long.getLong("interlock.seed", 17);
+  private final SimulatedDevice device = new SimulatedDevice(1L << 30);
+  private final CpuProvingKernels kernels = new CpuProvingKernels(device);
+
+  @Test
+  void everyNttKindMatchesTheCpuTransformAtAnOffset() {
+    System.out.println("[interlock] SimulatedDeviceKernelsTest seed=" + SEED);
+    SplittableRandom rng = new SplittableRandom(SEED);
+    int logN = 6;
+    int n = 1 << logN;
+    DeviceBuffer buf = device.allocate("w#0", "data", (3L * n) * ProvingKernels.SCALAR_BYTES, false);
+    for (NttKind kind : NttKind.values()) {
+      long[] v = Fr.newVector(n);
+      for (int i = 0; i < n; i++) {
+        Fr.random(rng, v, i);
+      }
+      long[] expected = v.clone();
+      switch (kind) {
+        case FORWARD -> Ntt.forward(expected, logN);
+        case INVERSE -> Ntt.inverse(expected, logN);
+        case COSET_FORWARD -> Ntt.cosetForward(expected, logN);
+        default -> Ntt.cosetInverse(expected, logN);
+      }
+      kernels.writeScalars(buf, n, v);
+      KernelRun run = kernels.ntt("w#0", buf, n, logN, kind);
+      assertThat(device.trySynchronize()).isFalse();
+      run.await();
+      assertThat(kernels.readScalars(buf, n, n)).as(kind.name()).isEqualTo(expected);
+      assertThat(kernels.readScalars(buf, 0, n)).as("elements before the offset untouched").isEqualTo(new long[4 * n]);
+    }
+  }
+
+  @Test
+  void quotientKernelGivesTheProversH() {
+    SplittableRandom rng = new SplittableRandom(SEED);
+    dev.interlock.prover.Circuit circuit = dev.interlock.prover.Circuit.synthetic(6, 2, 3);
+    dev.interlock.prover.Witness w = circuit.witness(rng);
+    dev.interlock.prover.Synthesized syn = dev.interlock.prover.Prover.synthesize(circuit, w);
+    int n = circuit.size();
+    DeviceBuffer abc = device.allocate("w#0", "abc", 3L * n * ProvingKernels.SCALAR_BYTES, false);
+    DeviceBuffer h = device.allocate("w#0", "h", n * ProvingKernels.SCALAR_BYTES, false);
+    kernels.writeScalars(abc, 0, syn.a());
+    kernels.writeScalars(abc, n, syn.b());
+    kernels.writeScalars(abc, 2 * n, syn.c());
+    kernels.quotient("w#0", abc, 0, 6, h).await();
+    long[] want = dev.interlock.prover.Prover.computeH(syn);
+    long[] got = kernels.readScalars(h, 0, n);
+    assertThat(Arrays.copyOf(got, 4 * (n - 1))).isEqualTo(want);
+    assertThat(Fr.isZero(got, n - 1)).as("top coefficient of H").isTrue();
+  }
+
+  @Test
+  void msmKernelMatchesTheCpuMsmOverMontgomeryScalars() {
+    SplittableRandom rng = new SplittableRandom(SEED + 1);
+    int count = 37;
+    List<G1> points = new ArrayList<>();
+    long[] mont = Fr.newVector(count);
+    long[] canonical = new long[4 * count];
+    for (int i = 0; i < count; i++) {
+      points.add(G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE))));
+      Fr.random(rng, mont, i);
+      Fr.toCanonicalLimbs(mont, i, canonical, 4 * i);
+    }
+    G1Bases bases = G1Bases.of(points);
+    DeviceBuffer b = device.allocate("w#0", "bases", 1000L + count * ProvingKernels.G1_AFFINE_BYTES, false);
+    DeviceBuffer s = device.allocate("w#0", "scalars", (5L + count) * ProvingKernels.SCALAR_BYTES, false);
+    kernels.writeBases(b, 1000, bases);
+    kernels.writeScalars(s, 5, mont);
+    assertThat(kernels.msm("w#0", b, 1000, s, 5).result()).isEqualTo(Msm.msm(bases, canonical));
+  }
+
+  @Test
+  void copiesAndKernelsCheckBoundsAndLiveness() {
+    DeviceBuffer small = device.allocate("w#0", "small", 2 * ProvingKernels.SCALAR_BYTES, false);
+    assertThatThrownBy(() -> kernels.writeScalars(small, 1, Fr.newVector(2))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("do not fit");
+    device.free(small);
+    assertThatThrownBy(() -> kernels.ntt("w#0", small, 0, 1, NttKind.FORWARD)).isInstanceOf(BufferNotLiveException.class)
+        .satisfies(e -> assertThat(((BufferNotLiveException) e).kind()).isEqualTo(ViolationKind.USE_AFTER_FREE));
+    assertThatThrownBy(() -> kernels.readScalars(small, 0, 1)).isInstanceOf(BufferNotLiveException.class);
+    assertThat(Arrays.stream(new long[] {device.memory().live()})).containsExactly(0L);
+  }
+}

@@ -1,0 +1,170 @@
+package dev.interlock.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.Engine;
+import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.RunReport;
+import dev.interlock.prover.Circuit;
+import dev.interlock.prover.Keys;
+import dev.interlock.prover.Proof;
+import dev.interlock.prover.Setup;
+import dev.interlock.prover.Verifier;
+import dev.interlock.impl.sync.StepGate;
+import dev.interlock.impl.pipeline.InterpretedPipeline;
+import dev.interlock.model.TestDesigns;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.state.ViolationKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Real proofs behind a design's steps: they verify, and the device memory they take is the formula's. */
+class ProvingWorkloadTest {
+  private static final Circuit CIRCUIT = Circuit.synthetic(8, 2, 1);
+  private static final Keys KEYS = Setup.generate(CIRCUIT, new SplittableRandom(8));
+
+  private static RunReport run(String design, int workers, long vram, int partitions, ProvingWorkload workload) {
+    SplittableRandom rng = new SplittableRandom(3);
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < partitions; i++) {
+      parts.add(ProvingWorkload.Partition.random(i, CIRCUIT, rng.split()));
+    }
+    return run(design, workers, vram, parts, workload);
+  }
+
+  private static RunReport run(String design, int workers, long vram, List<ProvingWorkload.Partition> parts,
+      ProvingWorkload workload) {
+    Design d = TestDesigns.shipped(design).withThreads("gpu_worker", workers).withVram(vram);
+    try (SimulatedDevice device = new SimulatedDevice(vram)) {
+      return new Engine(device, StepGate.FREE).start(d, design, r -> new InterpretedPipeline(r, false, workload),
+          Map.of("gpu_worker", parts)).await();
+    }
+  }
+
+  @Test
+  void oneWorkerPeaksAtExactlyOnePartitionsBytesAndEveryProofVerifies() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1);
+    RunReport r = run("single-lock", 1, 1L << 30, 3, w);
+    assertThat(r.memory().peakUsed()).isEqualTo(w.stagedBytes() + w.scratchBytes());
+    assertThat(r.completed()).isEqualTo(3);
+    for (JobResult j : r.results()) {
+      ProvingWorkload.Partition p = (ProvingWorkload.Partition) j.job().payload();
+      assertThat(Verifier.verify(KEYS.vk(), (Proof) ((JobResult.Completed) j).value(), p.publicInputs())).isTrue();
+    }
+    assertThat(w.stageMillis()).containsOnlyKeys("synthesize", "stage", "ntt_h", "msm", "b_g2_msm", "epilogue");
+  }
+
+  @Test
+  void aDeviceTooSmallForOnePartitionFailsEveryJobWithOomAtStaging() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1);
+    RunReport r = run("single-lock", 2, w.stagedBytes() - 1, 4, w);
+    assertThat(r.results()).hasSize(4).allSatisfy(j -> {
+      assertThat(j).isInstanceOf(JobResult.Failed.class);
+      JobResult.Failed f = (JobResult.Failed) j;
+      assertThat(f.violation().kind()).isEqualTo(ViolationKind.OOM);
+      assertThat(f.step()).isEqualTo("alloc staged 12GiB");
+    });
+    assertThat(r.memory().live()).isZero();
+  }
+
+  @Test
+  void reservationProvesWithSeveralWorkers() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 2);
+    RunReport r = run("reservation", 3, 16L << 30, 5, w);
+    assertThat(r.completed()).isEqualTo(5);
+    assertThat(r.memory().peakUsed()).isLessThanOrEqualTo(3 * (w.stagedBytes() + w.scratchBytes()));
+  }
+
+  @Test
+  void reusedHostWorkIsComputedOnceAndEveryProofStillVerifiesWithItsOwnRandomizers() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, true);
+    ProvingWorkload.Partition shared = ProvingWorkload.Partition.random(0, CIRCUIT, new SplittableRandom(5));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      parts.add(new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds()));
+    }
+    RunReport r = run("reservation", 3, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(6);
+    List<Proof> proofs = new ArrayList<>();
+    for (JobResult j : r.results()) {
+      Proof p = (Proof) ((JobResult.Completed) j).value();
+      assertThat(Verifier.verify(KEYS.vk(), p, shared.publicInputs())).isTrue();
+      proofs.add(p);
+    }
+    assertThat(proofs).doesNotHaveDuplicates();
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    assertThat(w.stageMillis().get("stage")).hasSize(6);
+    assertThat(w.stageMillis().get("msm")).hasSize(6);
+  }
+
+  @Test
+  void reusedHostWorkIsKeptPerDistinctInputAndEachProofVerifiesAgainstItsOwn() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 6, true);
+    SplittableRandom rng = new SplittableRandom(7);
+    List<ProvingWorkload.Partition> inputs = List.of(
+        ProvingWorkload.Partition.random(0, CIRCUIT, rng.split()), ProvingWorkload.Partition.random(0, CIRCUIT, rng.split()));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      ProvingWorkload.Partition in = inputs.get(i % 2);
+      parts.add(new ProvingWorkload.Partition(i, in.publicInputs(), in.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 3, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(6);
+    for (JobResult j : r.results()) {
+      Proof p = (Proof) ((JobResult.Completed) j).value();
+      int i = ((ProvingWorkload.Partition) j.job().payload()).index();
+      assertThat(Verifier.verify(KEYS.vk(), p, inputs.get(i % 2).publicInputs())).as("job %d, its own inputs", i).isTrue();
+      assertThat(Verifier.verify(KEYS.vk(), p, inputs.get((i + 1) % 2).publicInputs())).as("job %d, the other's", i).isFalse();
+    }
+    assertThat(w.stageMillis().get("synthesize")).hasSize(2);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(2);
+  }
+
+  @Test
+  void aFailedSharedSynthesisAbortsTheJobsThatReuseItWithItsCause() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 6, true);
+    // three public inputs for a circuit that takes two: synthesis throws
+    ProvingWorkload.Partition bad = ProvingWorkload.Partition.random(0, Circuit.synthetic(8, 3, 1), new SplittableRandom(9));
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      parts.add(new ProvingWorkload.Partition(i, bad.publicInputs(), bad.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 2, 16L << 30, parts, w);
+    assertThat(r.completed()).isZero();
+    // a pipeline error aborts its job and ends the run: one or both workers' first jobs say why, the rest that it ended
+    List<String> why = r.results().stream().map(j -> ((JobResult.Aborted) j).why()).toList();
+    assertThat(why).filteredOn(y -> y.startsWith("pipeline error: ")).as(why.toString()).isNotEmpty()
+        .allSatisfy(y -> assertThat(y).contains("circuit takes 2 public inputs").doesNotContain("CompletionException"));
+    // the failed synthesis stays memoized: the next run's jobs reuse it and report it as another job's, with its cause
+    RunReport again = run("single-lock", 1, 16L << 30, parts, w);
+    assertThat(((JobResult.Aborted) again.results().get(0)).why())
+        .contains("the shared synthesis of its inputs failed in another job").contains("circuit takes 2 public inputs")
+        .doesNotContain("CompletionException");
+  }
+
+  @Test
+  void preparedHostWorkIsReusedFromTheFirstPartitionOn() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, true);
+    ProvingWorkload.Partition shared = ProvingWorkload.Partition.random(0, CIRCUIT, new SplittableRandom(5));
+    w.prepare(shared);
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      parts.add(new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds()));
+    }
+    RunReport r = run("single-lock", 2, 16L << 30, parts, w);
+    assertThat(r.completed()).isEqualTo(3);
+    assertThat(w.stageMillis().get("synthesize")).hasSize(1);
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(1);
+    assertThat(w.stageMillis().get("msm")).hasSize(3);
+    assertThatThrownBy(() -> new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4).prepare(shared))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("reuses host work");
+  }
+}
