@@ -8,7 +8,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A controlled gate cranked by hand: blocked() reports itself and waits until the test lets the thread retry. */
+/**
+ * A controlled gate cranked by hand: blocked() reports itself and waits, uninterruptibly like the
+ * engine's ControlledScheduler, until the test lets the thread retry.
+ */
 final class HandGate implements StepGate {
   private final Semaphore reported = new Semaphore(0);
   private final Semaphore retries = new Semaphore(0);
@@ -26,11 +29,7 @@ final class HandGate implements StepGate {
   public void blocked() {
     blockedCalls.incrementAndGet();
     reported.release();
-    try {
-      retries.acquire();
-    } catch (InterruptedException e) {
-      throw new RunAborted("interrupted in blocked()");
-    }
+    retries.acquireUninterruptibly();
   }
 
   /** Waits until some thread has reported blocked() once more. */
