@@ -15,13 +15,40 @@ final class Blocking {
   /**
    * Runs {@code attempt} until it succeeds: under a controlled gate by reporting blocked() between
    * tries, otherwise by the blocking form {@code wait}, visible to the watchdog as waiting on {@code what}.
+   *
+   * @throws WorkerInterrupted when the thread is interrupted while parked in {@code wait}
    */
   static void until(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait) {
+    try {
+      run(gate, waits, what, attempt, wait, false);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new WorkerInterrupted(what);
+    }
+  }
+
+  /**
+   * As {@link #until}, but an interrupt, whether pending on entry or arriving while the thread waits
+   * (parked, or between its tries under a controlled gate), ends the wait with InterruptedException.
+   */
+  static void untilInterruptibly(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait)
+      throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("interrupted before waiting: " + what);
+    }
+    run(gate, waits, what, attempt, wait, true);
+  }
+
+  private static void run(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait,
+      boolean interruptible) throws InterruptedException {
     if (attempt.getAsBoolean()) {
       return;
     }
     if (gate.controlled()) {
       do {
+        if (interruptible && Thread.interrupted()) {
+          throw new InterruptedException("interrupted while waiting: " + what);
+        }
         gate.blocked();
       } while (!attempt.getAsBoolean());
       return;
@@ -29,9 +56,6 @@ final class Blocking {
     waits.enter(what);
     try {
       wait.run();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new WorkerInterrupted(what);
     } finally {
       waits.exit();
     }

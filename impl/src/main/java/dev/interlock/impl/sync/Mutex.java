@@ -12,6 +12,12 @@ import java.util.concurrent.locks.Lock;
  * <p>Non-reentrant because the designs' mutexes are (std::mutex in the prover): locking it again
  * from its owner is a deadlock, reported at once as {@link SyncException} (DEADLOCK) rather than
  * hanging; unlocking it from another thread is UNLOCK_NOT_HELD.
+ *
+ * <p>Only the operations the model has a step for are supported: {@link #lock()} and
+ * {@link #lockInterruptibly()} (both the model's lock step, waiting through the step gate) and
+ * {@link #unlock()}. The model has no try-lock and no condition variables, so {@link #tryLock()},
+ * {@link #tryLock(long, TimeUnit)} and {@link #newCondition()} throw UnsupportedOperationException:
+ * a pipeline using them could not be checked against its design.
  */
 public final class Mutex implements Lock {
   private final String name;
@@ -38,39 +44,38 @@ public final class Mutex implements Lock {
 
   @Override
   public void lock() {
-    Thread me = Thread.currentThread();
-    if (owner == me) {
-      throw new SyncException(ViolationKind.DEADLOCK, me.getName() + " locks " + name + ", which it already holds");
-    }
+    Thread me = notHeldByMe();
     Blocking.until(gate, waits, "lock " + name, permit::tryAcquire, permit::acquire);
     owner = me;
   }
 
+  /** The model's lock step, like {@link #lock()}, except that an interrupt ends the wait with InterruptedException. */
   @Override
   public void lockInterruptibly() throws InterruptedException {
-    if (owner == Thread.currentThread()) {
-      throw new SyncException(ViolationKind.DEADLOCK, Thread.currentThread().getName() + " locks " + name + ", which it already holds");
-    }
-    permit.acquire();
-    owner = Thread.currentThread();
+    Thread me = notHeldByMe();
+    Blocking.untilInterruptibly(gate, waits, "lock " + name, permit::tryAcquire, permit::acquire);
+    owner = me;
   }
 
+  /** The calling thread, after checking that it does not hold the mutex already. */
+  private Thread notHeldByMe() {
+    Thread me = Thread.currentThread();
+    if (owner == me) {
+      throw new SyncException(ViolationKind.DEADLOCK, me.getName() + " locks " + name + ", which it already holds");
+    }
+    return me;
+  }
+
+  /** Unsupported: the model has no try-lock step. */
   @Override
   public boolean tryLock() {
-    if (owner != Thread.currentThread() && permit.tryAcquire()) {
-      owner = Thread.currentThread();
-      return true;
-    }
-    return false;
+    throw unsupported("tryLock", "try-lock");
   }
 
+  /** Unsupported: the model has no try-lock step, timed or not. */
   @Override
-  public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-    if (owner != Thread.currentThread() && permit.tryAcquire(time, unit)) {
-      owner = Thread.currentThread();
-      return true;
-    }
-    return false;
+  public boolean tryLock(long time, TimeUnit unit) {
+    throw unsupported("tryLock", "try-lock");
   }
 
   @Override
@@ -89,8 +94,19 @@ public final class Mutex implements Lock {
     return owner == Thread.currentThread();
   }
 
+  /** Unsupported: the model has no condition variables. */
   @Override
   public Condition newCondition() {
-    throw new UnsupportedOperationException("Mutex has no conditions");
+    throw unsupported("newCondition", "condition-variable");
+  }
+
+  private UnsupportedOperationException unsupported(String operation, String step) {
+    return new UnsupportedOperationException("mutex " + name + " has no " + operation + ": the model has no " + step
+        + " step, so a pipeline using it could not be checked against its design");
+  }
+
+  /** Whether its permit is free, which must agree with {@code ownerName() == null} whenever no lock or unlock is under way. */
+  boolean permitFree() {
+    return permit.availablePermits() == 1;
   }
 }

@@ -3,18 +3,29 @@ package dev.interlock.impl.sync;
 import dev.interlock.model.state.ViolationKind;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A counting semaphore that knows how many permits each thread holds, so that releasing more than
  * you hold is caught (RELEASE_EXCESS) instead of silently inflating the count.
+ *
+ * <p>Admission is the model's: an acquire of n may proceed whenever n permits are free, whoever
+ * waited first. A release wakes every waiter and each one whose request now fits may take it, so a
+ * waiting {@code acquire 1} is never held up behind a waiting {@code acquire 12}, as it would be in
+ * {@link java.util.concurrent.Semaphore}, fair or not, which only wakes the head of its queue.
  */
 public final class PermitSemaphore {
   private final String name;
   private final StepGate gate;
   private final WaitRegistry waits;
-  private final Semaphore permits;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition released = lock.newCondition();
   private final Map<Thread, Integer> held = new ConcurrentHashMap<>();
+  /** Permits free now; guarded by lock. */
+  private int available;
+  /** Threads parked in acquire now; guarded by lock. */
+  private int waiting;
 
   public PermitSemaphore(String name, int permits, StepGate gate, WaitRegistry waits) {
     if (permits < 0) {
@@ -23,7 +34,7 @@ public final class PermitSemaphore {
     this.name = name;
     this.gate = gate;
     this.waits = waits;
-    this.permits = new Semaphore(permits, true);
+    this.available = permits;
   }
 
   public String name() {
@@ -35,8 +46,40 @@ public final class PermitSemaphore {
     if (n < 1) {
       throw new IllegalArgumentException("acquire needs at least 1 permit, got " + n);
     }
-    Blocking.until(gate, waits, "acquire " + name + " " + n, () -> permits.tryAcquire(n), () -> permits.acquire(n));
+    Blocking.until(gate, waits, "acquire " + name + " " + n, () -> tryTake(n), () -> take(n));
     held.merge(Thread.currentThread(), n, Integer::sum);
+  }
+
+  /** Takes n permits if they are free now. */
+  private boolean tryTake(int n) {
+    lock.lock();
+    try {
+      if (available < n) {
+        return false;
+      }
+      available -= n;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Takes n permits, parking until they are free. */
+  private void take(int n) throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      waiting++;
+      try {
+        while (available < n) {
+          released.await();
+        }
+      } finally {
+        waiting--;
+      }
+      available -= n;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Gives back n permits the calling thread holds. */
@@ -52,7 +95,13 @@ public final class PermitSemaphore {
     } else {
       held.put(me, mine - n);
     }
-    permits.release(n);
+    lock.lock();
+    try {
+      available += n;
+      released.signalAll();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Permits the calling thread holds. */
@@ -62,6 +111,24 @@ public final class PermitSemaphore {
 
   /** Permits free now. */
   public int available() {
-    return permits.availablePermits();
+    lock.lock();
+    try {
+      return available;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Threads parked in {@link #acquire} now (not those a controlled gate holds in blocked()). A
+   * thread counted here is already waiting for a release: one that follows will reach it.
+   */
+  int waiting() {
+    lock.lock();
+    try {
+      return waiting;
+    } finally {
+      lock.unlock();
+    }
   }
 }

@@ -22,7 +22,7 @@ class MutexTest {
   private final String me = Thread.currentThread().getName();
 
   @Test
-  void lockAndUnlock() {
+  void lockAndUnlock() throws Exception {
     assertThat(m.name()).isEqualTo("m");
     assertThat(m.ownerName()).isNull();
     m.lock();
@@ -31,8 +31,12 @@ class MutexTest {
     m.unlock();
     assertThat(m.heldByCurrentThread()).isFalse();
     assertThat(m.ownerName()).isNull();
-    assertThat(m.tryLock()).isTrue();
+    assertThat(m.permitFree()).isTrue();
+    m.lockInterruptibly();
+    assertThat(m.ownerName()).isEqualTo(me);
+    assertThat(m.permitFree()).isFalse();
     m.unlock();
+    assertThat(m.permitFree()).isTrue();
   }
 
   @Test
@@ -43,9 +47,9 @@ class MutexTest {
     assertThat(e.getMessage()).isEqualTo(me + " locks m, which it already holds");
     assertThat(e.violation()).isEqualTo(new Violation(ViolationKind.DEADLOCK, me + " locks m, which it already holds"));
     assertThat(catchThrowableOfType(SyncException.class, m::lockInterruptibly).kind()).isEqualTo(ViolationKind.DEADLOCK);
-    // the try forms just fail: they do not wait
-    assertThat(m.tryLock()).isFalse();
-    assertThat(m.tryLock(1, TimeUnit.MILLISECONDS)).isFalse();
+    // the try forms are not the model's: they do not wait (nor take the mutex)
+    assertThatThrownBy(m::tryLock).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> m.tryLock(1, TimeUnit.MILLISECONDS)).isInstanceOf(UnsupportedOperationException.class);
     // still held once: one unlock frees it
     assertThat(m.heldByCurrentThread()).isTrue();
     m.unlock();
@@ -107,7 +111,7 @@ class MutexTest {
     assertThat(m.ownerName()).isEqualTo("w#1");
     assertThat(waits.waitingOn(waiter)).isNull();
     assertThat(waits.progress()).as("leaving a wait counts as progress").isGreaterThan(progress);
-    assertThat(m.tryLock()).isFalse();
+    assertThat(m.permitFree()).isFalse();
 
     release.countDown();
     waiter.join();
@@ -137,7 +141,8 @@ class MutexTest {
     assertThat(waits.waitingOn(waiter)).isNull();
     assertThat(m.ownerName()).isEqualTo(me);
     m.unlock();
-    assertThat(m.tryLock()).as("no permit was lost").isTrue();
+    assertThat(m.permitFree()).as("no permit was lost").isTrue();
+    m.lock();
     m.unlock();
   }
 
@@ -196,7 +201,137 @@ class MutexTest {
 
   @Test
   void hasNoConditions() {
-    assertThatThrownBy(m::newCondition).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(m::newCondition).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("mutex m has no newCondition: the model has no condition-variable step, so a pipeline using it could"
+            + " not be checked against its design");
+  }
+
+  @Test
+  void hasNoTryLockBecauseTheModelHasNoTryLockStep() throws Exception {
+    String why = "mutex m has no tryLock: the model has no try-lock step, so a pipeline using it could not be checked"
+        + " against its design";
+    assertThatThrownBy(m::tryLock).isInstanceOf(UnsupportedOperationException.class).hasMessage(why);
+    assertThatThrownBy(() -> m.tryLock(0, TimeUnit.SECONDS)).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage(why);
+    assertThat(m.ownerName()).as("a free mutex is not taken either").isNull();
+    assertThat(m.permitFree()).isTrue();
+    m.lock();
+    assertThatThrownBy(m::tryLock).isInstanceOf(UnsupportedOperationException.class).hasMessage(why);
+    assertThat(m.ownerName()).isEqualTo(me);
+    m.unlock();
+    assertThat(m.permitFree()).isTrue();
+  }
+
+  @Test
+  void lockInterruptiblyWaitsVisiblyAndWakesUpWhenTheOwnerUnlocks() throws Exception {
+    m.lock();
+    CountDownLatch acquired = new CountDownLatch(1);
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        m.lockInterruptibly();
+        acquired.countDown();
+        m.unlock();
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    }, "w#1");
+    waiter.start();
+    awaitWaitingOn(waits, waiter, "lock m");
+    assertThat(acquired.getCount()).isOne();
+    m.unlock();
+    assertThat(acquired.await(10, TimeUnit.SECONDS)).isTrue();
+    waiter.join();
+    assertThat(error.get()).isNull();
+    assertThat(waits.waitingOn(waiter)).isNull();
+    assertThat(m.ownerName()).isNull();
+    assertThat(m.permitFree()).isTrue();
+  }
+
+  @Test
+  void lockInterruptiblyEndsWithInterruptedExceptionWithoutTheMutex() throws Exception {
+    m.lock();
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        m.lockInterruptibly();
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    }, "w#1");
+    waiter.start();
+    awaitWaitingOn(waits, waiter, "lock m");
+    waiter.interrupt();
+    waiter.join();
+    assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    assertThat(waits.waitingOn(waiter)).isNull();
+    assertThat(m.ownerName()).isEqualTo(me);
+    m.unlock();
+    assertThat(m.permitFree()).as("no permit was lost").isTrue();
+
+    Thread.currentThread().interrupt();
+    assertThatThrownBy(m::lockInterruptibly).as("an interrupt pending on entry, the mutex free")
+        .isInstanceOf(InterruptedException.class);
+    assertThat(Thread.interrupted()).as("the interrupt is consumed, as by Semaphore.acquire").isFalse();
+    assertThat(m.ownerName()).isNull();
+    assertThat(m.permitFree()).isTrue();
+  }
+
+  @Test
+  void underAControlledGateLockInterruptiblyReportsBlockedInsteadOfParking() throws Exception {
+    HandGate gate = new HandGate();
+    Mutex cm = new Mutex("cm", gate, waits);
+    cm.lock();
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    AtomicReference<String> ownerInside = new AtomicReference<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        cm.lockInterruptibly();
+        ownerInside.set(cm.ownerName());
+        cm.unlock();
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    }, "w#1");
+    waiter.start();
+    gate.awaitBlocked();
+    assertThat(waits.waitingOn(waiter)).as("a controlled thread is not parked in the primitive").isNull();
+    gate.retry();
+    gate.awaitBlocked();
+    assertThat(cm.ownerName()).isEqualTo(me);
+    cm.unlock();
+    gate.retry();
+    waiter.join();
+    assertThat(error.get()).isNull();
+    assertThat(ownerInside.get()).isEqualTo("w#1");
+    assertThat(gate.blockedCalls()).isEqualTo(2);
+    assertThat(cm.ownerName()).isNull();
+    assertThat(cm.permitFree()).isTrue();
+  }
+
+  @Test
+  void underAControlledGateAnInterruptEndsLockInterruptiblyAtItsNextTry() throws Exception {
+    HandGate gate = new HandGate();
+    Mutex cm = new Mutex("cm", gate, waits);
+    cm.lock();
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    Thread waiter = new Thread(() -> {
+      try {
+        cm.lockInterruptibly();
+      } catch (Throwable t) {
+        thrown.set(t);
+      }
+    }, "w#1");
+    waiter.start();
+    gate.awaitBlocked();
+    waiter.interrupt();
+    gate.retry();
+    waiter.join();
+    assertThat(thrown.get()).isInstanceOf(InterruptedException.class).hasMessageContaining("lock cm");
+    assertThat(gate.blockedCalls()).isOne();
+    assertThat(cm.ownerName()).isEqualTo(me);
+    cm.unlock();
+    assertThat(cm.permitFree()).isTrue();
   }
 
   /** Waits until {@code t} is registered as blocked on {@code what}. */

@@ -137,6 +137,99 @@ class PermitSemaphoreTest {
   }
 
   @Test
+  void aQueuedAcquireWhoseRequestFitsGetsThroughAheadOfALargerOneQueuedFirst() throws Exception {
+    PermitSemaphore s = semaphore(12);
+    s.acquire(12);
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    CountDownLatch bigAcquired = new CountDownLatch(1);
+    Thread big = new Thread(() -> {
+      try {
+        s.acquire(12);
+        bigAcquired.countDown();
+        s.release(12);
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    }, "w#12");
+    CountDownLatch smallAcquired = new CountDownLatch(1);
+    CountDownLatch smallRelease = new CountDownLatch(1);
+    Thread small = new Thread(() -> {
+      try {
+        s.acquire(1);
+        smallAcquired.countDown();
+        smallRelease.await();
+        s.release(1);
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    }, "w#1");
+    big.start();
+    awaitQueued(s, big, "acquire s 12", 1);
+    small.start();
+    awaitQueued(s, small, "acquire s 1", 2);
+
+    s.release(1);
+    assertThat(smallAcquired.await(10, TimeUnit.SECONDS)).as("one permit is free and w#1 wants one").isTrue();
+    assertThat(s.available()).isZero();
+    assertThat(s.waiting()).as("w#12 still waits").isOne();
+    assertThat(waits.waitingOn(big)).isEqualTo("acquire s 12");
+    assertThat(bigAcquired.getCount()).as("11 held here and 1 by w#1: not 12 free").isOne();
+
+    s.release(11);
+    smallRelease.countDown();
+    assertThat(bigAcquired.await(10, TimeUnit.SECONDS)).as("all 12 free again").isTrue();
+    big.join();
+    small.join();
+    assertThat(error.get()).isNull();
+    assertThat(s.waiting()).isZero();
+    assertThat(s.available()).isEqualTo(12);
+  }
+
+  @Test
+  void underAControlledGateAnAcquireThatCannotProceedReportsBlockedInsteadOfParking() throws Exception {
+    HandGate gate = new HandGate();
+    PermitSemaphore s = new PermitSemaphore("cs", 3, gate, waits);
+    s.acquire(2);
+    AtomicReference<Throwable> error = new AtomicReference<>();
+    AtomicInteger held = new AtomicInteger(-1);
+    Thread waiter = new Thread(() -> {
+      try {
+        s.acquire(2);
+        held.set(s.heldByCurrentThread());
+        s.release(2);
+      } catch (Throwable t) {
+        error.set(t);
+      }
+    }, "w#1");
+    waiter.start();
+    gate.awaitBlocked();
+    assertThat(waits.waitingOn(waiter)).as("a controlled thread is not parked in the primitive").isNull();
+    assertThat(s.waiting()).isZero();
+    gate.retry();
+    gate.awaitBlocked();
+    assertThat(s.available()).as("still one free, two wanted: nothing taken piecemeal").isOne();
+    s.release(1);
+    gate.retry();
+    waiter.join();
+    assertThat(error.get()).isNull();
+    assertThat(held.get()).isEqualTo(2);
+    assertThat(gate.blockedCalls()).isEqualTo(2);
+    s.release(1);
+    assertThat(s.available()).isEqualTo(3);
+  }
+
+  /** Waits until {@code t} is parked in an acquire of {@code s} as {@code what}, the {@code queued}th waiter. */
+  private void awaitQueued(PermitSemaphore s, Thread t, String what, int queued) {
+    awaitWaitingOn(waits, t, what);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (s.waiting() != queued) {
+      assertThat(t.isAlive()).as("%s ended instead of waiting on %s", t.getName(), what).isTrue();
+      assertThat(System.nanoTime()).as("%s never queued on %s", t.getName(), what).isLessThan(deadline);
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
   void badArguments() {
     assertThatThrownBy(() -> semaphore(-1)).isInstanceOf(IllegalArgumentException.class);
     PermitSemaphore s = semaphore(1);
