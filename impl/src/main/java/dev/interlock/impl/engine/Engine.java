@@ -80,6 +80,7 @@ public final class Engine {
     private final EventLog log = new EventLog();
     private final WaitRegistry waits = new WaitRegistry();
     private final Resources resources;
+    private final JobLifecycle lifecycle;
     private final List<Thread> threads = new ArrayList<>();
     private final List<Probe> probes = new ArrayList<>();
     private final List<JobResult> results = Collections.synchronizedList(new ArrayList<>());
@@ -91,6 +92,7 @@ public final class Engine {
       this.design = design;
       this.source = source;
       resources = new Resources(design, device, gate, waits);
+      lifecycle = new JobLifecycle(resources, log, gate, w -> w.probe().position(), this::cutShort);
       int nextJob = 0;
       for (Role role : design.roles()) {
         Queue<Job> queue = new ConcurrentLinkedQueue<>();
@@ -142,7 +144,6 @@ public final class Engine {
           if (job == null) {
             break;
           }
-          w.probe().rearm(job.id());
           if (!runOne(w, pipeline, job)) {
             abortRest(w, queue, quota - k - 1, "an earlier job of " + w.name() + " ended the run");
             break;
@@ -155,38 +156,22 @@ public final class Engine {
 
     /** Runs a job and records its result; false when the worker must stop (abort or deadlock). */
     private boolean runOne(Worker w, Pipeline pipeline, Job job) {
-      try {
-        Object value = pipeline.runJob(w, job);
-        Optional<Violation> leak = resources.leakAtJobEnd(w.name(), job);
-        if (leak.isPresent()) {
-          Violation v = leak.get();
-          log.recordViolation(v);
-          results.add(new JobResult.Failed(job, w.name(), w.probe().position(), v, device.memory()));
-          resources.releaseHeldBy(w.name());
-          gate.failed(v);
-          return !gate.controlled();
-        }
-        results.add(new JobResult.Completed(job, w.name(), value));
-        return true;
-      } catch (StepFailed f) {
-        results.add(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory()));
-        resources.releaseHeldBy(w.name());
-        return !gate.controlled();
-      } catch (RunAborted a) {
-        results.add(new JobResult.Aborted(job, w.name(), a.getMessage()));
-        resources.releaseHeldBy(w.name());
-        return false;
-      } catch (WorkerInterrupted e) {
+      JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job);
+      results.add(ended.result());
+      return ended.result() instanceof JobResult.Completed || !ended.cutShort() && !gate.controlled();
+    }
+
+    /** A job cut short: the run was aborted, the watchdog interrupted a wait (a deadlock), or the pipeline failed. */
+    private Optional<JobResult> cutShort(Worker w, Job job, Throwable e) {
+      if (e instanceof RunAborted a) {
+        return Optional.of(new JobResult.Aborted(job, w.name(), a.getMessage()));
+      }
+      if (e instanceof WorkerInterrupted) {
         Thread.interrupted();
         String why = deadlock != null ? deadlock : e.getMessage();
-        results.add(new JobResult.Failed(job, w.name(), w.probe().position(), new Violation(ViolationKind.DEADLOCK, why), device.memory()));
-        resources.releaseHeldBy(w.name());
-        return false;
-      } catch (RuntimeException | Error e) {
-        results.add(new JobResult.Aborted(job, w.name(), "pipeline error: " + e));
-        resources.releaseHeldBy(w.name());
-        return false;
+        return Optional.of(new JobResult.Failed(job, w.name(), w.probe().position(), new Violation(ViolationKind.DEADLOCK, why), device.memory()));
       }
+      return Optional.of(new JobResult.Aborted(job, w.name(), "pipeline error: " + e));
     }
 
     private void abortRest(Worker w, Queue<Job> queue, int remaining, String why) {

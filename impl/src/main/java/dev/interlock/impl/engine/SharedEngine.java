@@ -5,11 +5,9 @@ import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
-import dev.interlock.model.state.Violation;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -31,6 +29,7 @@ public final class SharedEngine {
   private final EventLog log = new EventLog();
   private final WaitRegistry waits = new WaitRegistry();
   private final Resources resources;
+  private final JobLifecycle lifecycle;
   private final Map<String, Pipeline> pipelines = new LinkedHashMap<>();
   private final Map<String, Integer> workersPerRole = new HashMap<>();
   private final ThreadLocal<Worker> worker = new ThreadLocal<>();
@@ -39,6 +38,7 @@ public final class SharedEngine {
   public SharedEngine(Design design, Device device, Function<Role, Pipeline> pipelines) {
     this.device = device;
     this.resources = new Resources(design, device, StepGate.FREE, waits);
+    this.lifecycle = new JobLifecycle(resources, log, StepGate.FREE, w -> END_OF_JOB, JobLifecycle.PROPAGATE);
     for (Role r : design.roles()) {
       this.pipelines.put(r.name(), pipelines.apply(r));
     }
@@ -49,29 +49,13 @@ public final class SharedEngine {
     return describe(run(role));
   }
 
-  /** Runs one job of {@code role} on the calling thread: Completed, or Failed with the step. */
+  /**
+   * Runs one job of {@code role} on the calling thread: Completed, or Failed with the step; anything
+   * else the pipeline throws propagates once the thread's holds are released.
+   */
   public JobResult run(String role) {
     Worker w = workerFor(role);
-    Job job = new Job(nextJobId(), role, null);
-    w.probe().rearm(job.id());
-    try {
-      Object value = pipelines.get(role).runJob(w, job);
-      Optional<Violation> leak = resources.leakAtJobEnd(w.name(), job);
-      if (leak.isPresent()) {
-        Violation v = leak.get();
-        log.recordViolation(v);
-        JobResult failed = new JobResult.Failed(job, w.name(), END_OF_JOB, v, device.memory());
-        resources.releaseHeldBy(w.name());
-        return failed;
-      }
-      return new JobResult.Completed(job, w.name(), value);
-    } catch (StepFailed f) {
-      resources.releaseHeldBy(w.name());
-      return new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory());
-    } catch (RuntimeException | Error e) {
-      resources.releaseHeldBy(w.name());
-      throw e;
-    }
+    return lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null)).result();
   }
 
   /** "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}. */

@@ -7,20 +7,17 @@ import dev.interlock.model.state.DeviceMemory;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ThreadView;
 import dev.interlock.model.state.ViolationKind;
-import dev.interlock.model.step.Alloc;
-import dev.interlock.model.step.Step;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * The sequential specification of {@link SharedEngine#runJob(String)}, computed by the model: one
  * thread per role, stepped through one body per call, answering in the engine's words ("ok", or
  * "OOM at alloc staged 12GiB").
  *
- * <p>A job that fails leaves the state as the engine does after a failed job: the thread starts
- * its next job holding no mutex, permit or buffer; its live buffers are freed (async ones into the
- * pool's cache). Subclasses have a public no-argument constructor, as Lincheck wants, and the
- * operations of their test class.
+ * <p>A job that fails leaves the state as the engine does after a failed job ({@link Model#restart}):
+ * the thread starts its next job holding no mutex, permit or buffer; its live buffers are freed
+ * (async ones into the pool's cache). Subclasses have a public no-argument constructor, as Lincheck
+ * wants, and the operations of their test class.
  */
 public abstract class ModelJobSpec {
   /**
@@ -29,11 +26,6 @@ public abstract class ModelJobSpec {
    * permits count towards it.
    */
   static final int JOBS = 256;
-
-  // Model's state layout (see its class comment): slot 0 cached bytes, slot 1 live bytes, 2 + t thread t.
-  private static final int CACHE = 0;
-  private static final int LIVE = 1;
-  private static final int THREADS = 2;
 
   private final Model model;
   private long[] state;
@@ -66,7 +58,7 @@ public abstract class ModelJobSpec {
         if (v.job() > job) {
           if (v.mutexes().isEmpty() && v.permits().isEmpty() && v.buffers().isEmpty()) {
             // holding nothing, the next job starts as the first did: forget the count, so states merge
-            state[THREADS + t] = model.initial()[THREADS + t];
+            state = model.restart(state, t);
           }
           return "ok";
         }
@@ -76,44 +68,13 @@ public abstract class ModelJobSpec {
         throw new IllegalStateException(model.threadName(t) + " alone cannot finish a job: " + model.explainDeadlock(state));
       }
       ViolationKind kind = Model.violation(code);
-      // a failed call leaves the state as it was; a leak found at the end of the body has moved on
+      // scratch is the device as the failure left it (an OOM still moves the pool's cache); a leak
+      // found at the end of the body has moved on to the next job
       boolean jobEnded = model.view(scratch, t).job() > job;
       String step = jobEnded ? SharedEngine.END_OF_JOB : model.nextStep(state, t).orElseThrow().text();
-      state = afterFailure(jobEnded ? scratch : state, t);
+      state = model.restart(scratch, t);
       return kind + " at " + step;
     }
-  }
-
-  /** What the engine leaves after thread t's job failed in state s: t holds nothing, starts afresh. */
-  private long[] afterFailure(long[] s, int t) {
-    ThreadView v = model.view(s, t);
-    DeviceMemory memory = model.memory(s);
-    for (Map.Entry<String, Long> b : v.buffers().entrySet()) {
-      memory = memory.free(b.getValue(), async(t, b.getKey(), b.getValue()));
-    }
-    long[] out = s.clone();
-    out[CACHE] = memory.cached();
-    out[LIVE] = memory.live();
-    out[THREADS + t] = model.initial()[THREADS + t];
-    return out;
-  }
-
-  /** Whether thread t's live buffer {@code name} of {@code bytes} came from the pool, by its alloc steps. */
-  private boolean async(int t, String name, long bytes) {
-    Role role = model.design().roles().get(model.roleOf(t));
-    Boolean async = null;
-    for (Step s : role.body()) {
-      if (s instanceof Alloc a && a.buffer().equals(name) && a.bytes() == bytes) {
-        if (async != null && async != a.async()) {
-          throw new UnsupportedOperationException(role.name() + " allocates " + name + " both plain and async at one size");
-        }
-        async = a.async();
-      }
-    }
-    if (async == null) {
-      throw new IllegalStateException(role.name() + " has no alloc of " + name + " with " + bytes + " bytes");
-    }
-    return async;
   }
 
   /** The device memory of the model state: live and cached bytes. */

@@ -57,6 +57,35 @@ class ModelJobSpecTest {
   }
 
   @Test
+  void anOutOfMemoryStillReleasesThePoolsCache() {
+    String[] r = agree("""
+        design oomcache
+        vram 16GiB
+        role w
+          alloc keep 2GiB
+          alloc a 4GiB async
+          free a
+          alloc big 15GiB
+          free big
+          free keep
+        """, 3);
+    assertThat(r).containsOnly("OOM at alloc big 15GiB");
+  }
+
+  @Test
+  void aBufferAllocatedBothAsyncAndPlainIsFreedByTheAllocThatMadeIt() {
+    String[] r = agree("""
+        design realloc
+        vram 16GiB
+        role w
+          alloc a 4GiB async
+          free a
+          alloc a 4GiB
+        """, 3);
+    assertThat(r).containsOnly("LEAK at " + SharedEngine.END_OF_JOB);
+  }
+
+  @Test
   void aJobEndingWithALiveBufferIsALeakAndTheBufferIsFreed() {
     String[] r = agree("""
         design leak

@@ -324,6 +324,31 @@ public final class Model {
     }
   }
 
+  /**
+   * State s with thread t started afresh, as the engine leaves a thread whose job failed: the
+   * mutexes and permits t holds released, its live buffers freed (async ones into the pool's cache,
+   * by the alloc that made each), and t at the first step of its first job.
+   *
+   * <p>For a thread that holds nothing this only forgets how many jobs it has run, which lets a
+   * sequential specification that runs jobs without end merge states that differ only in that count.
+   */
+  public long[] restart(long[] s, int t) {
+    RoleLayout l = layout(t);
+    long w = s[THREADS + t];
+    DeviceMemory memory = memory(s);
+    for (int b = 0; b < l.buffers.size(); b++) {
+      int v = l.buffer(w, b);
+      if (v != 0) {
+        memory = memory.free(l.bufferBytes[b][v - 1], l.bufferAsync[b][v - 1]);
+      }
+    }
+    long[] out = s.clone();
+    out[LIVE] = memory.live();
+    out[CACHE] = memory.cached();
+    out[THREADS + t] = initial()[THREADS + t];
+    return out;
+  }
+
   /** The violation a code from {@link #step} stands for, or null for MOVED, BLOCKED, FINISHED. */
   public static ViolationKind violation(int code) {
     return code >= VIOLATION_BASE ? KINDS[code - VIOLATION_BASE] : null;

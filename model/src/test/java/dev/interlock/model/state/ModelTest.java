@@ -182,6 +182,51 @@ class ModelTest {
   }
 
   @Test
+  void restartReleasesWhatAThreadHoldsAndPutsItAtTheStartOfItsFirstJob() {
+    Driver d = new Driver(HEAD + "role w jobs 2\n  lock m\n  acquire sem 2\n  alloc a 2GiB async\n  alloc b 3GiB\n"
+        + "  free b\n  free a\n  release sem 2\n  unlock m\nrole v\n  alloc c 1GiB\n  lock m\n  unlock m\n  free c\n");
+    d.run(0, 4);
+    d.run(1, 1);
+    ThreadView other = d.model.view(d.s, 1);
+    long[] before = d.s.clone();
+    long[] r = d.model.restart(d.s, 0);
+    assertThat(d.s).as("s itself is unchanged").isEqualTo(before);
+    ThreadView w = d.model.view(r, 0);
+    assertThat(w.job()).isZero();
+    assertThat(w.next()).contains(d.model.design().roles().get(0).body().get(0));
+    assertThat(w.mutexes()).isEmpty();
+    assertThat(w.permits()).isEmpty();
+    assertThat(w.buffers()).isEmpty();
+    assertThat(d.model.view(r, 1)).as("other threads keep their state").isEqualTo(other);
+    assertThat(d.model.live(r)).as("only v's buffer is live").isEqualTo(1 * GIB);
+    assertThat(d.model.cached(r)).as("the async buffer went into the cache, the plain one did not").isEqualTo(2 * GIB);
+    d.s = r;
+    d.run(1, 1);
+    assertThat(d.model.view(d.s, 1).mutexes()).as("the mutex is free again").containsExactly("m");
+    d.run(1, 2);
+    d.run(0, 2);
+    assertThat(d.model.view(d.s, 0).permits()).as("all 3 permits are free again").containsEntry("sem", 2);
+  }
+
+  @Test
+  void restartFreesEachBufferByTheAllocThatMadeIt() {
+    Driver d = new Driver(HEAD + "role w\n  alloc a 2GiB async\n  free a\n  alloc a 2GiB\n  free a\n");
+    d.run(0, 3);
+    assertThat(d.model.cached(d.s)).isEqualTo(2 * GIB);
+    long[] r = d.model.restart(d.s, 0);
+    assertThat(d.model.live(r)).isZero();
+    assertThat(d.model.cached(r)).as("the live a came from the plain alloc: nothing more is cached").isEqualTo(2 * GIB);
+  }
+
+  @Test
+  void restartOfAThreadHoldingNothingOnlyForgetsItsJobCount() {
+    Driver d = new Driver(HEAD + "role w jobs 3\n  cpu x\n");
+    d.run(0, 2);
+    assertThat(d.model.view(d.s, 0).job()).isEqualTo(1);
+    assertThat(d.model.restart(d.s, 0)).isEqualTo(d.model.initial());
+  }
+
+  @Test
   void intervalsHaveBeginAndEndAndOverlapIsBetweenDistinctThreads() {
     Driver d = new Driver(HEAD + "role w x2\n  cpu a\n  kernel b\n");
     int a = d.model.intervalNames().indexOf("a");
