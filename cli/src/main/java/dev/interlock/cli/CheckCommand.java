@@ -1,5 +1,7 @@
 package dev.interlock.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.check.CheckReport;
 import dev.interlock.model.check.Checker;
 import dev.interlock.model.check.OverlapAnswer;
@@ -129,19 +131,19 @@ final class CheckCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      Map<String, Object> m = new LinkedHashMap<>();
+      ObjectNode m = Json.object();
       m.put("design", d.name());
       m.put("verdict", v.label());
       m.put("transitions", rr.transitions());
-      m.put("threads", threadCounts(d));
-      m.put("states", null);
-      m.put("seconds", rr.seconds());
-      m.put("overlap", null);
+      m.set("threads", Json.counts(threadCounts(d)));
+      m.putNull("states");
+      m.put("seconds", Json.seconds(rr.seconds()));
+      m.putNull("overlap");
       m.put("seed", s);
       m.put("schedules", rr.schedules());
       m.put("message", message(v));
       m.put("length", rr.violating().map(Trace::length).orElse(0));
-      m.put("trace", rr.violating().map(CheckCommand::steps).orElse(List.of()));
+      m.set("trace", rr.violating().map(CheckCommand::steps).orElseGet(Json::array));
       out.println(Json.write(m));
     } else {
       out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), source);
@@ -167,36 +169,35 @@ final class CheckCommand implements Callable<Integer> {
     return v instanceof Verdict.Unsafe u ? u.violation().message() : null;
   }
 
-  private Map<String, Object> json(CheckReport r) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  private static ObjectNode json(CheckReport r) {
+    ObjectNode m = Json.object();
     m.put("design", r.design().name());
     m.put("verdict", r.verdict().label());
     m.put("transitions", r.search().transitions());
-    m.put("threads", r.threads());
+    m.set("threads", Json.counts(r.threads()));
     m.put("states", r.search().states());
-    m.put("seconds", r.search().seconds());
+    m.put("seconds", Json.seconds(r.search().seconds()));
     m.put("overlap", r.overlap().map(o -> o.reachability().name()).orElse(null));
     m.put("message", message(r.verdict()));
     Optional<Trace> shown = r.counterexample().or(() -> r.overlap().flatMap(OverlapAnswer::witness));
     m.put("length", shown.map(Trace::length).orElse(0));
-    m.put("trace", shown.map(CheckCommand::steps).orElse(List.of()));
+    m.set("trace", shown.map(CheckCommand::steps).orElseGet(Json::array));
     if (r.counterexample().isPresent() && r.overlap().flatMap(OverlapAnswer::witness).isPresent()) {
-      m.put("witness", steps(r.overlap().get().witness().get()));
+      m.set("witness", steps(r.overlap().get().witness().get()));
     }
     return m;
   }
 
-  private static List<Object> steps(Trace t) {
-    List<Object> l = new ArrayList<>();
+  private static ArrayNode steps(Trace t) {
+    ArrayNode l = Json.array();
     for (TraceStep s : t.steps()) {
-      Map<String, Object> e = new LinkedHashMap<>();
+      ObjectNode e = l.addObject();
       e.put("i", s.index());
       e.put("thread", s.thread());
       e.put("step", s.step());
       e.put("phase", s.phase().map(p -> p.label()).orElse(null));
       e.put("used", s.used());
       e.put("cached", s.cached());
-      l.add(e);
     }
     return l;
   }

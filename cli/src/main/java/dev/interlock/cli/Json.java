@@ -1,78 +1,59 @@
 package dev.interlock.cli;
 
-import java.util.Iterator;
-import java.util.List;
-import java.util.Locale;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Map;
 
-/** Writes maps, lists, strings, numbers, booleans and nulls as compact JSON; keys keep their map's order. */
+/** The CLI's JSON output: Jackson trees written as one compact line, keys in the order they were put. */
 final class Json {
+  /** BigDecimals are written plain so that seconds print as 0.000786, never 7.86E-4. */
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+      .build();
+
   private Json() {}
 
-  static String write(Object value) {
-    StringBuilder sb = new StringBuilder();
-    write(sb, value);
-    return sb.toString();
+  static ObjectNode object() {
+    return MAPPER.createObjectNode();
   }
 
-  private static void write(StringBuilder sb, Object v) {
-    if (v == null) {
-      sb.append("null");
-    } else if (v instanceof String s) {
-      string(sb, s);
-    } else if (v instanceof Double d) {
-      if (d.isNaN() || d.isInfinite()) {
-        throw new IllegalArgumentException("JSON has no " + d);
-      }
-      sb.append(String.format(Locale.ROOT, "%.6f", d));
-    } else if (v instanceof Number || v instanceof Boolean) {
-      sb.append(v);
-    } else if (v instanceof Map<?, ?> m) {
-      sb.append('{');
-      Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
-      while (it.hasNext()) {
-        Map.Entry<?, ?> e = it.next();
-        string(sb, String.valueOf(e.getKey()));
-        sb.append(": ");
-        write(sb, e.getValue());
-        if (it.hasNext()) {
-          sb.append(", ");
-        }
-      }
-      sb.append('}');
-    } else if (v instanceof List<?> l) {
-      sb.append('[');
-      for (int i = 0; i < l.size(); i++) {
-        if (i > 0) {
-          sb.append(", ");
-        }
-        write(sb, l.get(i));
-      }
-      sb.append(']');
-    } else {
-      throw new IllegalArgumentException("cannot write " + v.getClass() + " as JSON");
-    }
+  static ArrayNode array() {
+    return MAPPER.createArrayNode();
   }
 
-  private static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
+  /** An object of the given counts, in the map's order. */
+  static ObjectNode counts(Map<String, Integer> counts) {
+    ObjectNode o = object();
+    counts.forEach(o::put);
+    return o;
+  }
+
+  /** Seconds to the microsecond, with all six decimals. */
+  static BigDecimal seconds(double seconds) {
+    if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
+      throw new IllegalArgumentException("JSON has no " + seconds);
     }
-    sb.append('"');
+    return BigDecimal.valueOf(seconds).setScale(6, RoundingMode.HALF_UP);
+  }
+
+  /** {@code {"error": message}}: how bad input is reported under --json. */
+  static String error(String message) {
+    return write(object().put("error", message));
+  }
+
+  static String write(JsonNode node) {
+    try {
+      return MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

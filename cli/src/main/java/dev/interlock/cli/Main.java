@@ -29,7 +29,7 @@ public final class Main implements Runnable {
         e.printStackTrace(err);
       }
       if (wantsJson(parsed)) {
-        cmd.getOut().println(Json.write(java.util.Map.of("error", message)));
+        cmd.getOut().println(Json.error(message));
         cmd.getOut().flush();
       } else {
         err.println("interlock: " + message);
@@ -40,7 +40,7 @@ public final class Main implements Runnable {
     cli.setParameterExceptionHandler((e, args1) -> {
       boolean json = java.util.Arrays.asList(args1).contains("--json");
       if (json) {
-        out.println(Json.write(java.util.Map.of("error", e.getMessage())));
+        out.println(Json.error(e.getMessage()));
         out.flush();
       } else {
         err.println("interlock: " + e.getMessage());

@@ -2,6 +2,7 @@ package dev.interlock.cli;
 
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.engine.Scheduled;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
@@ -13,10 +14,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,7 +81,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      Map<String, Object> m = new LinkedHashMap<>();
+      ObjectNode m = Json.object();
       m.put("trace", file.toString());
       m.put("design", source.toString());
       m.put("on", on);

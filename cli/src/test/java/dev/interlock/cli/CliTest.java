@@ -2,6 +2,11 @@ package dev.interlock.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.trace.Outcome;
@@ -24,6 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 class CliTest {
   private static final String OOM_MESSAGE =
       "gpu_worker#1 alloc staged 12GiB: 12GiB live + 12GiB requested > 16GiB vram (live: gpu_worker#0.staged=12GiB)";
+
+  /** Reads exactly one JSON value, no duplicate keys: objects as LinkedHashMaps (key order kept), integers as Longs. */
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(DeserializationFeature.USE_LONG_FOR_INTS, DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .build();
 
   @TempDir
   Path tmp;
@@ -52,6 +63,14 @@ class CliTest {
     o.flush();
     e.flush();
     return new Run(status, out.toString(), err.toString());
+  }
+
+  static Object parseJson(String text) {
+    try {
+      return JSON.readValue(text, Object.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not one JSON value: " + text, e);
+    }
   }
 
   /** A shipped design's path, as a user types it from where the tests run. */
@@ -163,7 +182,10 @@ class CliTest {
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
     assertThat(r.err()).isEmpty();
     assertThat(r.outLines()).hasSize(1);
-    Map<String, Object> m = (Map<String, Object>) JsonParser.parse(r.out());
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m.keySet()).containsExactly(
+        "design", "verdict", "transitions", "threads", "states", "seconds", "overlap", "message", "length", "trace");
+    assertThat(m.get("seconds")).isInstanceOf(Double.class);
     assertThat(m.get("design")).isEqualTo("two-lock");
     assertThat(m.get("verdict")).isEqualTo("OOM");
     assertThat(m.get("threads")).isEqualTo(Map.of("gpu_worker", 2L));
@@ -176,7 +198,7 @@ class CliTest {
     assertThat(trace).hasSize(9);
     for (int i = 0; i < trace.size(); i++) {
       Map<String, Object> e = (Map<String, Object>) trace.get(i);
-      assertThat(e.keySet()).containsExactlyInAnyOrder("i", "thread", "step", "phase", "used", "cached");
+      assertThat(e.keySet()).containsExactly("i", "thread", "step", "phase", "used", "cached");
       assertThat(e.get("i")).isEqualTo((long) i + 1);
     }
     Map<String, Object> first = (Map<String, Object>) trace.get(0);
@@ -194,16 +216,43 @@ class CliTest {
   void jsonReportsOverlapAnswerAndLimit() {
     Run r = run("check", design("single-lock"), "--overlap", "b_g2_msm", "ntt_msm", "--json");
     assertThat(r.status()).as(r.describe()).isZero();
-    Map<String, Object> m = (Map<String, Object>) JsonParser.parse(r.out());
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.get("verdict")).isEqualTo("SAFE");
     assertThat(m.get("overlap")).isEqualTo("REACHABLE");
     assertThat((List<Object>) m.get("trace")).hasSize(((Long) m.get("length")).intValue()).isNotEmpty();
 
     Run limit = run("check", design("single-lock"), "--max-states", "10", "--json");
     assertThat(limit.status()).as(limit.describe()).isEqualTo(2);
-    Map<String, Object> l = (Map<String, Object>) JsonParser.parse(limit.out());
+    Map<String, Object> l = (Map<String, Object>) parseJson(limit.out());
     assertThat(l.get("verdict")).isEqualTo("LIMIT");
     assertThat(l.get("states")).isEqualTo(10L);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonOfRandomSchedulesAddsSeedAndSchedulesAndHasNoStateCount() {
+    Run r = run("check", design("two-lock"), "--random", "20", "--seed", "7", "--json");
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.outLines()).hasSize(1);
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m.keySet()).containsExactly("design", "verdict", "transitions", "threads", "states", "seconds", "overlap",
+        "seed", "schedules", "message", "length", "trace");
+    assertThat(m).containsEntry("states", null).containsEntry("overlap", null);
+    assertThat(m.get("seed")).isEqualTo(7L);
+    assertThat(m.get("verdict")).isEqualTo("OOM");
+    assertThat(m.get("threads")).isEqualTo(Map.of("gpu_worker", 3L));
+    assertThat((List<Object>) m.get("trace")).hasSize(((Long) m.get("length")).intValue()).isNotEmpty();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonErrorKeepsQuotesBackslashesAndTabsOfTheMessage() {
+    String odd = tmp.resolve("q\"uo\\te\ttab.design").toString();
+    Run r = run("check", odd, "--json");
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.outLines()).hasSize(1);
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat((String) m.get("error")).startsWith(odd + ":");
   }
 
   @Test
@@ -214,13 +263,13 @@ class CliTest {
     assertThat(r.status()).as(r.describe()).isEqualTo(2);
     assertThat(r.err()).isEmpty();
     assertThat(r.outLines()).hasSize(1);
-    Map<String, Object> m = (Map<String, Object>) JsonParser.parse(r.out());
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly("error");
     assertThat((String) m.get("error")).startsWith(bad + ":4:3: ").contains("unknown keyword 'bogus'");
 
     Run option = run("check", design("two-lock"), "--json", "--bogus");
     assertThat(option.status()).as(option.describe()).isEqualTo(2);
-    Map<String, Object> o = (Map<String, Object>) JsonParser.parse(option.out());
+    Map<String, Object> o = (Map<String, Object>) parseJson(option.out());
     assertThat((String) o.get("error")).contains("--bogus");
   }
 
@@ -446,14 +495,16 @@ class CliTest {
     Files.writeString(edited, editStep(Files.readString(file), 8, CliTest::otherWorker));
     Run r = run("replay", edited.toString(), "--json");
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
-    Map<String, Object> m = (Map<String, Object>) JsonParser.parse(r.out());
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m.keySet()).containsExactly("trace", "design", "on", "confirmed", "transitions", "outcome", "diverges_at", "reason");
     assertThat(m.get("confirmed")).isEqualTo(false);
     assertThat(m.get("diverges_at")).isEqualTo(8L);
     assertThat(m.get("outcome")).isEqualTo("OOM");
 
-    Map<String, Object> ok = (Map<String, Object>) JsonParser.parse(run("replay", file.toString(), "--json").out());
+    Map<String, Object> ok = (Map<String, Object>) parseJson(run("replay", file.toString(), "--json").out());
     assertThat(ok.get("confirmed")).isEqualTo(true);
     assertThat(ok).doesNotContainKey("diverges_at");
+    assertThat(ok.keySet()).containsExactly("trace", "design", "on", "confirmed", "transitions", "outcome");
   }
 
   @Test
