@@ -114,6 +114,6 @@ class ExplorerTest {
         new Explorer.Options(1_000_000, true, false, Optional.of(new OverlapQuery("b_g2_msm", "ntt_msm"))));
     assertThat(e.witness()).isPresent();
     assertThat(e.witness().get().outcome()).isEqualTo(new Outcome.Overlapped("b_g2_msm", "ntt_msm"));
-    assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step()).startsWith("kernel ntt_msm");
+    assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step().text()).startsWith("kernel ntt_msm");
   }
 }
