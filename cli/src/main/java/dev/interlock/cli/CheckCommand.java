@@ -194,7 +194,7 @@ final class CheckCommand implements Callable<Integer> {
       ObjectNode e = l.addObject();
       e.put("i", s.index());
       e.put("thread", s.thread());
-      e.put("step", s.step());
+      e.put("step", s.step().text());
       e.put("phase", s.phase().map(p -> p.label()).orElse(null));
       e.put("used", s.used());
       e.put("cached", s.cached());

@@ -27,6 +27,17 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -275,7 +286,7 @@ final class ProveCommand implements Callable<Integer> {
     long busy = 0;
     long since = 0;
     for (Event e : events) {
-      if (!e.step().startsWith("kernel ") || e.phase().isEmpty()) {
+      if (!e.step().accept(IS_KERNEL) || e.phase().isEmpty()) {
         continue;
       }
       if (e.phase().get() == Phase.BEGIN) {
@@ -290,11 +301,116 @@ final class ProveCommand implements Callable<Integer> {
   }
 
   private static String label(Event e) {
-    String step = e.step();
-    String name = step.startsWith("cpu ") || step.startsWith("kernel ") ? step.split(" ")[1] : step;
-    return e.phase().map(p -> p == Phase.BEGIN ? "begin " + name : "end " + name).orElse(step)
+    String name = e.step().accept(TIMELINE_NAME);
+    return e.phase().map(p -> p == Phase.BEGIN ? "begin " + name : "end " + name).orElse(name)
         + e.failure().map(v -> " FAILED " + v.kind()).orElse("");
   }
+
+  /** Whether a step is GPU work, counted in {@link #kernelBusy}. */
+  private static final Step.Visitor<Boolean> IS_KERNEL = new Step.Visitor<>() {
+    @Override
+    public Boolean lock(Lock s) {
+      return false;
+    }
+
+    @Override
+    public Boolean unlock(Unlock s) {
+      return false;
+    }
+
+    @Override
+    public Boolean acquire(Acquire s) {
+      return false;
+    }
+
+    @Override
+    public Boolean release(Release s) {
+      return false;
+    }
+
+    @Override
+    public Boolean alloc(Alloc s) {
+      return false;
+    }
+
+    @Override
+    public Boolean free(Free s) {
+      return false;
+    }
+
+    @Override
+    public Boolean trim(Trim s) {
+      return false;
+    }
+
+    @Override
+    public Boolean sync(Sync s) {
+      return false;
+    }
+
+    @Override
+    public Boolean kernel(Kernel s) {
+      return true;
+    }
+
+    @Override
+    public Boolean cpu(Cpu s) {
+      return false;
+    }
+  };
+
+  /** How the timeline names a step: an interval by its name (after begin or end), any other step by its text. */
+  private static final Step.Visitor<String> TIMELINE_NAME = new Step.Visitor<>() {
+    @Override
+    public String lock(Lock s) {
+      return s.text();
+    }
+
+    @Override
+    public String unlock(Unlock s) {
+      return s.text();
+    }
+
+    @Override
+    public String acquire(Acquire s) {
+      return s.text();
+    }
+
+    @Override
+    public String release(Release s) {
+      return s.text();
+    }
+
+    @Override
+    public String alloc(Alloc s) {
+      return s.text();
+    }
+
+    @Override
+    public String free(Free s) {
+      return s.text();
+    }
+
+    @Override
+    public String trim(Trim s) {
+      return s.text();
+    }
+
+    @Override
+    public String sync(Sync s) {
+      return s.text();
+    }
+
+    @Override
+    public String kernel(Kernel s) {
+      return s.name();
+    }
+
+    @Override
+    public String cpu(Cpu s) {
+      return s.name();
+    }
+  };
 
   private static String mib(long bytes) {
     return String.format(Locale.ROOT, "%.2f MiB (%d B)", bytes / (double) Sizes.MIB, bytes);

@@ -533,6 +533,21 @@ class CliTest {
   }
 
   @Test
+  void replayOfAStepTextTheDesignLanguageCannotReadIsAnInputErrorAtItsColumn() throws IOException {
+    Path bad = tmp.resolve("badtext.trace");
+    String text = editStep(Files.readString(writeTwoLockTrace("t.trace")), 3, l -> l.replace("lock mem_mtx", "lokc mem_mtx"));
+    Files.writeString(bad, text);
+    String line = text.split("\n")[12];
+    assertThat(line).endsWith("lokc mem_mtx");
+    Run r = run("replay", bad.toString());
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.errLines()).containsExactly("interlock: " + bad + ":13:" + (line.indexOf("lokc") + 1)
+        + ": unknown keyword 'lokc' (expected one of: lock, unlock, acquire, release, alloc, free, trim, sync, kernel, cpu);"
+        + " did you mean 'lock'?");
+  }
+
+  @Test
   void replayWithoutItsDesignFileSaysSo() throws IOException {
     Path file = writeTwoLockTrace("t.trace");
     Path moved = tmp.resolve("moved.trace");

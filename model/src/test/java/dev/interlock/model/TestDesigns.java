@@ -3,6 +3,7 @@ package dev.interlock.model;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.DesignException;
 import dev.interlock.model.design.DesignParser;
+import dev.interlock.model.step.Step;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -23,6 +24,15 @@ public final class TestDesigns {
   public static Design parse(String text) {
     try {
       return DesignParser.parse("<test>", text);
+    } catch (DesignException e) {
+      throw new AssertionError(e.getMessage(), e);
+    }
+  }
+
+  /** Parses one step's text, e.g. {@code alloc staged 12GiB}; fails the test on a bad step. */
+  public static Step step(String text) {
+    try {
+      return DesignParser.step(text);
     } catch (DesignException e) {
       throw new AssertionError(e.getMessage(), e);
     }

@@ -51,8 +51,9 @@ class ConformanceProperties {
       Model m = new Model(c.design());
       for (Scheduled.BlockedAttempt b : c.run().blocked()) {
         long[] s = stateAfter(m, engine.steps().subList(0, b.transitions()));
+        assertThat(m.nextStep(s, m.threadIndex(b.thread()))).as("%s's step on the model", b.thread()).contains(b.step());
         assertThat(m.step(s, m.threadIndex(b.thread()), new long[s.length]))
-            .as("%s blocks at '%s' after %d transitions on the engine", b.thread(), b.step(), b.transitions())
+            .as("%s blocks at '%s' after %d transitions on the engine", b.thread(), b.step().text(), b.transitions())
             .isEqualTo(Model.BLOCKED);
       }
       assertThat(c.run().report().memory().live()).as("the engine frees everything at shutdown").isZero();

@@ -4,6 +4,7 @@ import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.step.Step;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class ControlledScheduler implements StepGate {
   private static final class Slot {
     final String name;
     State state = State.RUNNING;
-    String step;
+    Step step;
     Optional<Phase> phase = Optional.empty();
     boolean granted;
 
@@ -82,7 +83,7 @@ public final class ControlledScheduler implements StepGate {
   }
 
   @Override
-  public void before(String step, Optional<Phase> phase) {
+  public void before(Step step, Optional<Phase> phase) {
     park(State.AT_STEP, step, phase);
   }
 
@@ -97,7 +98,7 @@ public final class ControlledScheduler implements StepGate {
     }
   }
 
-  private void park(State state, String step, Optional<Phase> phase) {
+  private void park(State state, Step step, Optional<Phase> phase) {
     lock.lock();
     try {
       Slot s = mine();
@@ -204,8 +205,8 @@ public final class ControlledScheduler implements StepGate {
     }
   }
 
-  /** The step {@code thread} is at (or blocked in) and its phase, e.g. "lock m" / empty. */
-  public String stepOf(String thread) {
+  /** The step {@code thread} is at (or blocked in), e.g. {@code lock m}; {@link #phaseOf} has its phase. */
+  public Step stepOf(String thread) {
     lock.lock();
     try {
       return slots.get(thread).step;
@@ -286,7 +287,7 @@ public final class ControlledScheduler implements StepGate {
       List<String> parts = new ArrayList<>();
       for (Slot s : slots.values()) {
         parts.add(s.name + " " + s.state.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
-            + (s.step == null || s.state == State.DONE ? "" : " '" + s.step + "'" + s.phase.map(p -> " (" + p.label() + ")").orElse("")));
+            + (s.step == null || s.state == State.DONE ? "" : " '" + s.step.text() + "'" + s.phase.map(p -> " (" + p.label() + ")").orElse("")));
       }
       return String.join("; ", parts);
     } finally {

@@ -4,6 +4,7 @@ import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Parameters;
 import dev.interlock.model.trace.Trace;
@@ -30,14 +31,14 @@ public final class EventLog {
    * Records a transition that succeeded; {@code after} is read inside the log's monitor, so the
    * device bytes agree with every event recorded before and after this one.
    */
-  public synchronized void record(String thread, int job, String step, Optional<Phase> phase, Supplier<MemoryInfo> after) {
+  public synchronized void record(String thread, int job, Step step, Optional<Phase> phase, Supplier<MemoryInfo> after) {
     MemoryInfo m = after.get();
     events.add(new Event(events.size() + 1, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
         Optional.empty()));
   }
 
   /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */
-  public synchronized void recordFailure(String thread, int job, String step, Optional<Phase> phase, MemoryInfo at, Violation v) {
+  public synchronized void recordFailure(String thread, int job, Step step, Optional<Phase> phase, MemoryInfo at, Violation v) {
     events.add(new Event(events.size() + 1, thread, job, step, phase, at.used(), at.cached(), System.nanoTime() - start,
         Optional.of(v)));
     noteViolation(v);

@@ -1,11 +1,23 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How long a run's threads held each mutex and semaphore, and how long they waited for it, from the run's events.
@@ -46,24 +58,18 @@ public final class LockHolds {
     Map<String, Long> lastEvent = new HashMap<>();
     Map<List<String>, Long> takenAt = new HashMap<>();
     for (Event e : events) {
-      String[] words = e.step().split(" ");
-      if (e.failure().isEmpty() && words.length >= 2) {
-        String name = words[1];
-        switch (words[0]) {
-          case "lock", "acquire" -> {
-            Long before = lastEvent.get(e.thread());
-            waited.computeIfAbsent(name, k -> new ArrayList<>()).add(before == null ? 0 : (e.nanos() - before) / 1e6);
-            held.computeIfAbsent(name, k -> new ArrayList<>());
-            takenAt.put(List.of(e.thread(), name), e.nanos());
-          }
-          case "unlock", "release" -> {
-            Long at = takenAt.remove(List.of(e.thread(), name));
-            if (at != null) {
-              held.computeIfAbsent(name, k -> new ArrayList<>()).add((e.nanos() - at) / 1e6);
-            }
-          }
-          default -> {
-            // not a lock step
+      Optional<Use> use = e.failure().isEmpty() ? e.step().accept(USE) : Optional.empty();
+      if (use.isPresent()) {
+        String name = use.get().lock();
+        if (use.get().takes()) {
+          Long before = lastEvent.get(e.thread());
+          waited.computeIfAbsent(name, k -> new ArrayList<>()).add(before == null ? 0 : (e.nanos() - before) / 1e6);
+          held.computeIfAbsent(name, k -> new ArrayList<>());
+          takenAt.put(List.of(e.thread(), name), e.nanos());
+        } else {
+          Long at = takenAt.remove(List.of(e.thread(), name));
+          if (at != null) {
+            held.computeIfAbsent(name, k -> new ArrayList<>()).add((e.nanos() - at) / 1e6);
           }
         }
       }
@@ -73,6 +79,62 @@ public final class LockHolds {
     held.forEach((name, h) -> out.put(name, new Figures(name, h, waited.getOrDefault(name, List.of()))));
     return out;
   }
+
+  /** A step's use of a mutex or semaphore: it takes {@code lock}, or gives it back. */
+  private record Use(String lock, boolean takes) {}
+
+  /** What a step does to a lock, if anything. */
+  private static final Step.Visitor<Optional<Use>> USE = new Step.Visitor<>() {
+    @Override
+    public Optional<Use> lock(Lock s) {
+      return Optional.of(new Use(s.mutex(), true));
+    }
+
+    @Override
+    public Optional<Use> unlock(Unlock s) {
+      return Optional.of(new Use(s.mutex(), false));
+    }
+
+    @Override
+    public Optional<Use> acquire(Acquire s) {
+      return Optional.of(new Use(s.semaphore(), true));
+    }
+
+    @Override
+    public Optional<Use> release(Release s) {
+      return Optional.of(new Use(s.semaphore(), false));
+    }
+
+    @Override
+    public Optional<Use> alloc(Alloc s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> free(Free s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> trim(Trim s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> sync(Sync s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> kernel(Kernel s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> cpu(Cpu s) {
+      return Optional.empty();
+    }
+  };
 
   private static double median(List<Double> values) {
     if (values.isEmpty()) {

@@ -1,6 +1,17 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,9 +62,60 @@ public final class Overlaps {
     return n;
   }
 
-  /** The interval name of a step's text: its second word for cpu and kernel steps, else empty. */
-  static String intervalName(String stepText) {
-    String[] words = stepText.split(" ", 3);
-    return words.length >= 2 && (words[0].equals("cpu") || words[0].equals("kernel")) ? words[1] : "";
+  /** The interval name of a step: the name of a cpu or kernel step, else empty. */
+  static String intervalName(Step step) {
+    return step.accept(INTERVAL_NAME);
   }
+
+  private static final Step.Visitor<String> INTERVAL_NAME = new Step.Visitor<>() {
+    @Override
+    public String lock(Lock s) {
+      return "";
+    }
+
+    @Override
+    public String unlock(Unlock s) {
+      return "";
+    }
+
+    @Override
+    public String acquire(Acquire s) {
+      return "";
+    }
+
+    @Override
+    public String release(Release s) {
+      return "";
+    }
+
+    @Override
+    public String alloc(Alloc s) {
+      return "";
+    }
+
+    @Override
+    public String free(Free s) {
+      return "";
+    }
+
+    @Override
+    public String trim(Trim s) {
+      return "";
+    }
+
+    @Override
+    public String sync(Sync s) {
+      return "";
+    }
+
+    @Override
+    public String kernel(Kernel s) {
+      return s.name();
+    }
+
+    @Override
+    public String cpu(Cpu s) {
+      return s.name();
+    }
+  };
 }

@@ -10,14 +10,26 @@ import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The step boundary of one worker thread: every step passes the gate, runs, and is recorded.
  *
- * <p>Pipelines wrap each step of their work in a probe call whose text is the step as written in
- * the design ({@code "alloc staged 12GiB"}), which is what ties real code to the model. Once a
+ * <p>Pipelines wrap each step of their work in a probe call that names the design's step
+ * ({@code alloc staged 12GiB}), which is what ties real code to the model. Once a
  * step has failed or the run was aborted, the probe turns silent: the pipeline's cleanup code
  * (finally blocks) runs its operations directly, unrecorded, as they are not part of the trace.
  */
@@ -40,64 +52,64 @@ public final class Probe {
   }
 
   /** A step that is not an interval. */
-  public void step(String text, Runnable op) {
-    transition(text, Optional.empty(), () -> {
+  public void step(Step step, Runnable op) {
+    transition(step, Optional.empty(), () -> {
       op.run();
       return null;
     });
   }
 
   /** A step that is not an interval and returns a value (an allocation). */
-  public <T> T step(String text, Supplier<T> op) {
-    return transition(text, Optional.empty(), op);
+  public <T> T step(Step step, Supplier<T> op) {
+    return transition(step, Optional.empty(), op);
   }
 
   /** The begin transition of an interval (a kernel launch). */
-  public <T> T begin(String text, Supplier<T> op) {
-    return transition(text, Optional.of(Phase.BEGIN), op);
+  public <T> T begin(Interval step, Supplier<T> op) {
+    return transition(step, Optional.of(Phase.BEGIN), op);
   }
 
   /** The end transition of an interval (waiting for the kernel). */
-  public void end(String text, Runnable op) {
-    transition(text, Optional.of(Phase.END), () -> {
+  public void end(Interval step, Runnable op) {
+    transition(step, Optional.of(Phase.END), () -> {
       op.run();
       return null;
     });
   }
 
   /** A whole interval of CPU work: begin, the work, end. */
-  public void interval(String text, Runnable work) {
-    begin(text, () -> null);
+  public void interval(Cpu step, Runnable work) {
+    begin(step, () -> null);
     work.run();
-    end(text, () -> {});
+    end(step, () -> {});
   }
 
-  private <T> T transition(String text, Optional<Phase> phase, Supplier<T> op) {
+  private <T> T transition(Step step, Optional<Phase> phase, Supplier<T> op) {
     if (silent) {
       return op.get();
     }
     try {
-      gate.before(text, phase);
+      gate.before(step, phase);
     } catch (RunAborted e) {
       silent = true;
       throw e;
     }
-    position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + text + "'";
+    position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + step.text() + "'";
     T result;
-    if (atomic(text, phase)) {
+    if (!phase.equals(Optional.of(Phase.END)) && step.accept(RECORDED_WITH_OPERATION)) {
       synchronized (log) {
-        result = runAndRecord(text, phase, op);
+        result = runAndRecord(step, phase, op);
       }
     } else {
-      result = runAndRecord(text, phase, op);
+      result = runAndRecord(step, phase, op);
     }
     waits.progressed();
-    position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + text + "'";
+    position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + step.text() + "'";
     return result;
   }
 
   /** Runs the step's operation and records it, or its failure. */
-  private <T> T runAndRecord(String text, Optional<Phase> phase, Supplier<T> op) {
+  private <T> T runAndRecord(Step step, Optional<Phase> phase, Supplier<T> op) {
     T result;
     try {
       result = op.get();
@@ -105,29 +117,77 @@ public final class Probe {
       silent = true;
       Violation v = e.violation();
       MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
-      log.recordFailure(thread, job, text, phase, at, v);
+      log.recordFailure(thread, job, step, phase, at, v);
       gate.failed(v);
-      throw new StepFailed(text, v, at, e);
+      throw new StepFailed(step.text(), v, at, e);
     } catch (RunAborted | WorkerInterrupted e) {
       silent = true;
       throw e;
     }
-    log.record(thread, job, text, phase, device::memory);
+    log.record(thread, job, step, phase, device::memory);
     return result;
   }
 
   /**
-   * Whether a step is recorded together with its operation, under the log's monitor: steps that
-   * never wait and that others' steps can depend on (unlock, release, alloc, free, trim, a kernel
-   * launch). Their event then sits exactly where the operation took effect, so a lock or acquire
-   * they enable, which is recorded after it succeeds, always comes later in the log, and device
-   * bytes read at any event agree with the log's order. Waiting steps (lock, acquire, sync) and a
-   * kernel's end, which runs its work, are recorded just after their operation.
+   * Whether a step's transition (its begin, for an interval; never its end) is recorded together
+   * with its operation, under the log's monitor: steps that never wait and that others' steps can
+   * depend on (unlock, release, alloc, free, trim, a kernel launch). Their event then sits exactly
+   * where the operation took effect, so a lock or acquire they enable, which is recorded after it
+   * succeeds, always comes later in the log, and device bytes read at any event agree with the log's
+   * order. Waiting steps (lock, acquire, sync), cpu work and a kernel's end, which runs its work,
+   * are recorded just after their operation.
    */
-  private static boolean atomic(String text, Optional<Phase> phase) {
-    return text.startsWith("unlock ") || text.startsWith("release ") || text.startsWith("alloc ") || text.startsWith("free ")
-        || text.equals("trim") || (text.startsWith("kernel ") && phase.equals(Optional.of(Phase.BEGIN)));
-  }
+  private static final Step.Visitor<Boolean> RECORDED_WITH_OPERATION = new Step.Visitor<>() {
+    @Override
+    public Boolean lock(Lock s) {
+      return false;
+    }
+
+    @Override
+    public Boolean unlock(Unlock s) {
+      return true;
+    }
+
+    @Override
+    public Boolean acquire(Acquire s) {
+      return false;
+    }
+
+    @Override
+    public Boolean release(Release s) {
+      return true;
+    }
+
+    @Override
+    public Boolean alloc(Alloc s) {
+      return true;
+    }
+
+    @Override
+    public Boolean free(Free s) {
+      return true;
+    }
+
+    @Override
+    public Boolean trim(Trim s) {
+      return true;
+    }
+
+    @Override
+    public Boolean sync(Sync s) {
+      return false;
+    }
+
+    @Override
+    public Boolean kernel(Kernel s) {
+      return true;
+    }
+
+    @Override
+    public Boolean cpu(Cpu s) {
+      return false;
+    }
+  };
 
   /** Where the thread is, for deadlock reports: e.g. "at 'lock compute_mtx'". */
   public String position() {

@@ -6,6 +6,7 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Trace;
@@ -52,15 +53,15 @@ public final class Scheduled {
       if (!sched.waiting().contains(ts.thread())) {
         return new ReplayResult.Diverged(i, ts.thread() + " is not waiting to take a step (" + sched.describe() + ")");
       }
-      String at = sched.stepOf(ts.thread());
+      Step at = sched.stepOf(ts.thread());
       if (!ts.step().equals(at) || !ts.phase().equals(sched.phaseOf(ts.thread()))) {
-        return new ReplayResult.Diverged(i, ts.thread() + " is at '" + at + "'" + sched.phaseOf(ts.thread()).map(p -> " (" + p.label() + ")").orElse("")
-            + ", the trace has '" + ts.step() + "'" + ts.phase().map(p -> " (" + p.label() + ")").orElse(""));
+        return new ReplayResult.Diverged(i, ts.thread() + " is at '" + at.text() + "'" + sched.phaseOf(ts.thread()).map(p -> " (" + p.label() + ")").orElse("")
+            + ", the trace has '" + ts.step().text() + "'" + ts.phase().map(p -> " (" + p.label() + ")").orElse(""));
       }
       ControlledScheduler.Result r = sched.grant(ts.thread());
       switch (r) {
         case BLOCKED:
-          return new ReplayResult.Diverged(i, ts.thread() + " blocks at '" + ts.step() + "' on the engine");
+          return new ReplayResult.Diverged(i, ts.thread() + " blocks at '" + ts.step().text() + "' on the engine");
         case FAILED:
           if (i != trace.length()) {
             return new ReplayResult.Diverged(i, "the engine fails here with " + sched.failure().orElseThrow().kind() + ", the trace goes on");
@@ -110,11 +111,11 @@ public final class Scheduled {
   }
 
   private static String describe(TraceStep s) {
-    return s.thread() + " " + s.step() + s.phase().map(p -> " (" + p.label() + ")").orElse("") + " used=" + s.used() + " cached=" + s.cached();
+    return s.thread() + " " + s.step().text() + s.phase().map(p -> " (" + p.label() + ")").orElse("") + " used=" + s.used() + " cached=" + s.cached();
   }
 
   /** A step a thread tried and could not take: after {@code transitions} transitions of the run. */
-  public record BlockedAttempt(int transitions, String thread, String step) {}
+  public record BlockedAttempt(int transitions, String thread, Step step) {}
 
   /** A random run: the engine's report and the attempts that blocked. */
   public record RandomRun(RunReport report, List<BlockedAttempt> blocked) {
@@ -146,7 +147,7 @@ public final class Scheduled {
         break;
       }
       String t = candidates.get(chooser.choose(candidates.size()));
-      String step = sched.stepOf(t);
+      Step step = sched.stepOf(t);
       ControlledScheduler.Result r = sched.grant(t);
       if (r == ControlledScheduler.Result.BLOCKED) {
         knownBlocked.add(t);

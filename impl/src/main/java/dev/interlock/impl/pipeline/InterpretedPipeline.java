@@ -89,31 +89,31 @@ public final class InterpretedPipeline implements Pipeline {
 
     @Override
     public Void lock(Lock s) {
-      probe.step(s.text(), () -> res.mutex(s.mutex()).lock());
+      probe.step(s, () -> res.mutex(s.mutex()).lock());
       return null;
     }
 
     @Override
     public Void unlock(Unlock s) {
-      probe.step(s.text(), () -> res.mutex(s.mutex()).unlock());
+      probe.step(s, () -> res.mutex(s.mutex()).unlock());
       return null;
     }
 
     @Override
     public Void acquire(Acquire s) {
-      probe.step(s.text(), () -> res.semaphore(s.semaphore()).acquire(s.permits()));
+      probe.step(s, () -> res.semaphore(s.semaphore()).acquire(s.permits()));
       return null;
     }
 
     @Override
     public Void release(Release s) {
-      probe.step(s.text(), () -> res.semaphore(s.semaphore()).release(s.permits()));
+      probe.step(s, () -> res.semaphore(s.semaphore()).release(s.permits()));
       return null;
     }
 
     @Override
     public Void alloc(Alloc s) {
-      probe.step(s.text(), () -> {
+      probe.step(s, () -> {
         if (buffers.containsKey(s.buffer())) {
           throw new LeakException(w.name() + " " + s.text() + ": " + s.buffer() + " is still live, its earlier allocation leaks");
         }
@@ -124,7 +124,7 @@ public final class InterpretedPipeline implements Pipeline {
 
     @Override
     public Void free(Free s) {
-      probe.step(s.text(), () -> {
+      probe.step(s, () -> {
         device.free(buffers.get(s.buffer()));
         buffers.remove(s.buffer());
       });
@@ -133,27 +133,27 @@ public final class InterpretedPipeline implements Pipeline {
 
     @Override
     public Void trim(Trim s) {
-      probe.step(s.text(), device::trim);
+      probe.step(s, device::trim);
       return null;
     }
 
     @Override
     public Void sync(Sync s) {
-      probe.step(s.text(), res::synchronizeDevice);
+      probe.step(s, res::synchronizeDevice);
       return null;
     }
 
     @Override
     public Void kernel(Kernel s) {
       List<DeviceBuffer> uses = s.uses().stream().map(buffers::get).toList();
-      KernelRun run = probe.begin(s.text(), () -> {
+      KernelRun run = probe.begin(s, () -> {
         if (workload == Workload.NONE) {
           return device.launch(w.name(), s.name(), uses, () -> spend(s));
         }
         return workload.kernel(s.name(), w.name(), device, uses, buffers, state);
       });
       try {
-        probe.end(s.text(), run::await);
+        probe.end(s, run::await);
       } finally {
         if (probe.silent()) {
           run.await(); // the run was aborted before the end step: do not leave the kernel running on the device
@@ -164,7 +164,7 @@ public final class InterpretedPipeline implements Pipeline {
 
     @Override
     public Void cpu(Cpu s) {
-      probe.interval(s.text(), () -> {
+      probe.interval(s, () -> {
         spend(s);
         workload.cpu(s.name(), state);
       });

@@ -9,6 +9,10 @@ import dev.interlock.impl.engine.Resources;
 import dev.interlock.impl.engine.Worker;
 import dev.interlock.impl.sync.PermitSemaphore;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
@@ -22,11 +26,11 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   public static final int DEFAULT_UNITS = 14;
 
   private static final String VRAM_UNITS = "vram_units";
-  private static final String H2D = "kernel h2d uses staged";
+  private static final Kernel H2D = new Kernel("h2d", List.of("staged"));
 
   private final int units;
-  private final String acquireUnits;
-  private final String releaseUnits;
+  private final Step acquireUnits;
+  private final Step releaseUnits;
 
   /** The run's compute_mtx and vram_units. */
   static final class Shared {
@@ -47,9 +51,8 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   public ReservationPipeline(long stagedBytes, long scratchBytes, int units) {
     super(stagedBytes, scratchBytes, Shared::new);
     this.units = (int) HandWrittenPipelines.positive("units", units);
-    // as the design language writes them: the count is left out when it is 1
-    this.acquireUnits = "acquire " + VRAM_UNITS + (units == 1 ? "" : " " + units);
-    this.releaseUnits = "release " + VRAM_UNITS + (units == 1 ? "" : " " + units);
+    this.acquireUnits = new Acquire(VRAM_UNITS, this.units);
+    this.releaseUnits = new Release(VRAM_UNITS, this.units);
   }
 
   @Override

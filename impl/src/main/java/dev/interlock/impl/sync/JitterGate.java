@@ -1,6 +1,7 @@
 package dev.interlock.impl.sync;
 
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Step;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -31,7 +32,7 @@ public final class JitterGate implements StepGate {
   }
 
   @Override
-  public void before(String step, Optional<Phase> phase) {
+  public void before(Step step, Optional<Phase> phase) {
     if (maxMicros > 0) {
       LockSupport.parkNanos(rng.get().nextLong((long) maxMicros * 1000 + 1));
     }

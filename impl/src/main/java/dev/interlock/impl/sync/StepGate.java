@@ -2,6 +2,7 @@ package dev.interlock.impl.sync;
 
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.step.Step;
 import java.util.Optional;
 
 /**
@@ -21,7 +22,7 @@ public interface StepGate {
    *
    * @throws RunAborted when the run has ended (another thread failed, or a deadlock)
    */
-  void before(String step, Optional<Phase> phase);
+  void before(Step step, Optional<Phase> phase);
 
   /**
    * The calling thread's operation cannot proceed now; returns when it should try again.
@@ -46,6 +47,6 @@ public interface StepGate {
     }
 
     @Override
-    public void before(String step, Optional<Phase> phase) {}
+    public void before(Step step, Optional<Phase> phase) {}
   };
 }

@@ -173,7 +173,7 @@ class EngineTest {
     assertThat(report.trace().outcome()).isInstanceOf(Outcome.Violated.class);
     assertThat(((Outcome.Violated) report.trace().outcome()).violation().kind()).isEqualTo(ViolationKind.DEADLOCK);
     // each thread holds the mutex the other waits for
-    assertThat(t.steps()).extracting(s -> s.thread() + " " + s.step()).contains("p#0 lock a", "q#0 lock b");
+    assertThat(t.steps()).extracting(s -> s.thread() + " " + s.step().text()).contains("p#0 lock a", "q#0 lock b");
     assertEveryJobOnce(report, 10);
     assertThat(report.completed() + report.aborted()).isEqualTo(10);
     assertThat(report.failed()).isZero();
@@ -209,7 +209,7 @@ class EngineTest {
     assertThat(r.aborted()).as("each worker's second job").isEqualTo(2);
     assertThat(r.trace().outcome()).isInstanceOf(Outcome.Violated.class);
     assertThat(((Outcome.Violated) r.trace().outcome()).violation().kind()).isEqualTo(ViolationKind.DEADLOCK);
-    assertThat(r.trace().steps()).extracting(s -> s.step()).containsExactly("alloc buf 1GiB", "alloc buf 1GiB");
+    assertThat(r.trace().steps()).extracting(s -> s.step().text()).containsExactly("alloc buf 1GiB", "alloc buf 1GiB");
     // (no replay of this trace on the model: in a free run an event's device bytes are read after its
     // operation, so two concurrent allocations can both record 2GiB)
     assertThat(r.memory().peakUsed()).isEqualTo(2 * GIB);

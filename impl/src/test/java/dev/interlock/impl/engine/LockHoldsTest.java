@@ -21,7 +21,7 @@ class LockHoldsTest {
   private final List<Event> log = new ArrayList<>();
 
   private void at(long millis, String thread, String step) {
-    log.add(new Event(log.size() + 1, thread, 0, step, Optional.empty(), 0, 0, millis * 1_000_000, Optional.empty()));
+    log.add(new Event(log.size() + 1, thread, 0, TestDesigns.step(step), Optional.empty(), 0, 0, millis * 1_000_000, Optional.empty()));
   }
 
   @Test
@@ -45,7 +45,7 @@ class LockHoldsTest {
   @Test
   void failedStepsTakeNothingAndUnclosedHoldsAreLeftOut() {
     at(0, "w#0", "lock m");
-    log.add(new Event(2, "w#1", 0, "acquire s 20", Optional.empty(), 0, 0, 5_000_000,
+    log.add(new Event(2, "w#1", 0, TestDesigns.step("acquire s 20"), Optional.empty(), 0, 0, 5_000_000,
         Optional.of(new Violation(ViolationKind.DEADLOCK, "stuck"))));
     at(6, "w#1", "release s 20");
     Map<String, LockHolds.Figures> f = LockHolds.of(log);

@@ -23,7 +23,7 @@ class OverlapsTest {
   private final List<Event> log = new ArrayList<>();
 
   private void at(String thread, String step, Phase phase) {
-    log.add(new Event(log.size() + 1, thread, 0, step, Optional.of(phase), 0, 0, 0, Optional.empty()));
+    log.add(new Event(log.size() + 1, thread, 0, TestDesigns.step(step), Optional.of(phase), 0, 0, 0, Optional.empty()));
   }
 
   @Test
@@ -61,15 +61,15 @@ class OverlapsTest {
   @Test
   void aFailedEndLeavesTheIntervalAndAFailedBeginNeverEntersIt() {
     Optional<Violation> oom = Optional.of(new Violation(ViolationKind.OOM, "out of memory"));
-    log.add(new Event(1, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.BEGIN), 0, 0, 0,
+    log.add(new Event(1, "w#0", 0, TestDesigns.step("kernel ntt_msm uses staged scratch"), Optional.of(Phase.BEGIN), 0, 0, 0,
         Optional.empty()));
-    log.add(new Event(2, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.END), 0, 0, 0, oom));
-    log.add(new Event(3, "w#1", 0, "kernel h2d uses staged", Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
+    log.add(new Event(2, "w#0", 0, TestDesigns.step("kernel ntt_msm uses staged scratch"), Optional.of(Phase.END), 0, 0, 0, oom));
+    log.add(new Event(3, "w#1", 0, TestDesigns.step("kernel h2d uses staged"), Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
     assertThat(Overlaps.count(log, "h2d", "ntt_msm")).isZero();
 
     log.clear();
-    log.add(new Event(1, "w#0", 0, "kernel ntt_msm uses staged scratch", Optional.of(Phase.BEGIN), 0, 0, 0, oom));
-    log.add(new Event(2, "w#1", 0, "kernel h2d uses staged", Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
+    log.add(new Event(1, "w#0", 0, TestDesigns.step("kernel ntt_msm uses staged scratch"), Optional.of(Phase.BEGIN), 0, 0, 0, oom));
+    log.add(new Event(2, "w#1", 0, TestDesigns.step("kernel h2d uses staged"), Optional.of(Phase.BEGIN), 0, 0, 0, Optional.empty()));
     assertThat(Overlaps.count(log, "h2d", "ntt_msm")).isZero();
   }
 

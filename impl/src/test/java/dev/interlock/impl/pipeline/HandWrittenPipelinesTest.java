@@ -137,7 +137,7 @@ class HandWrittenPipelinesTest {
   }
 
   private static String describe(Event e) {
-    return e.thread() + " " + e.step() + " " + e.phase().map(p -> p.label()).orElse("-")
+    return e.thread() + " " + e.step().text() + " " + e.phase().map(p -> p.label()).orElse("-")
         + e.failure().map(v -> " " + v.kind()).orElse("");
   }
 
@@ -191,7 +191,7 @@ class HandWrittenPipelinesTest {
           .report().trace();
       assertThat(hand.steps()).as("seed %d", seed).isEqualTo(interpreted.steps());
       assertThat(hand.outcome()).isInstanceOf(Outcome.Completed.class);
-      assertThat(hand.steps()).extracting(s -> s.step()).contains("alloc staged 1536MiB", "acquire vram_units 3");
+      assertThat(hand.steps()).extracting(s -> s.step().text()).contains("alloc staged 1536MiB", "acquire vram_units 3");
     }
   }
 

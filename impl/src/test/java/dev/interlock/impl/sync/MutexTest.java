@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Step;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -158,7 +159,7 @@ class MutexTest {
       }
 
       @Override
-      public void before(String step, Optional<Phase> phase) {}
+      public void before(Step step, Optional<Phase> phase) {}
 
       @Override
       public void blocked() {

@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -47,6 +48,9 @@ import java.util.Set;
 public final class DesignParser {
   /** Files larger than this are refused rather than read; designs are a few hundred lines. */
   static final long MAX_FILE_BYTES = 64L * Sizes.MIB;
+
+  /** The file name errors of {@link #step(String)} are reported under. */
+  public static final String STEP_FILE = "<step>";
 
   private static final List<String> TOP_KEYWORDS = List.of("design", "vram", "mutex", "semaphore", "role");
   private static final List<String> STEP_KEYWORDS =
@@ -115,6 +119,26 @@ public final class DesignParser {
     } catch (RuntimeException e) {
       // A bug in the parser, not in the design; still never a stack trace for the user.
       throw new DesignException(fileName, 1, 1, "internal error while parsing: " + e);
+    }
+  }
+
+  /**
+   * Parses the text of one step as a role's body writes it, e.g. {@code alloc staged 12GiB}, by the
+   * same grammar as {@link #parse}: the one way to read a step that is not part of a design file,
+   * such as a trace's step column. {@code step(s.text()).equals(s)} for every step {@code s}.
+   *
+   * <p>Mutex and semaphore names are checked as names but not resolved, since there are no
+   * declarations to resolve them against. Errors are reported under {@value #STEP_FILE}, line 1, at
+   * the column of the offending token in {@code text}; a step has no comment, so {@code #} is one.
+   */
+  public static Step step(String text) throws DesignException {
+    Objects.requireNonNull(text, "text");
+    DesignParser p = new DesignParser(STEP_FILE);
+    try {
+      return p.oneStep(text);
+    } catch (RuntimeException e) {
+      // A bug in the parser, not in the step; still never a stack trace for the user.
+      throw new DesignException(STEP_FILE, 1, 1, "internal error while parsing a step: " + e);
     }
   }
 
@@ -212,6 +236,21 @@ public final class DesignParser {
       built.add(new Role(b.name.text, b.threads, b.jobs, b.body));
     }
     return new Design(designName.text, vram, mutexes, semaphores, built);
+  }
+
+  private Step oneStep(String text) throws DesignException {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '#' || c == '\n' || c == '\r') {
+        String what = c == '#' ? "'#' (a step has no comment)" : "line break (a step is one line)";
+        throw error(1, text.codePointCount(0, i) + 1, "unexpected " + what);
+      }
+    }
+    List<Token> t = tokenize(text, 1);
+    if (t.isEmpty()) {
+      throw error(1, 1, "no step (expected one of: " + String.join(", ", STEP_KEYWORDS) + ")");
+    }
+    return step(t);
   }
 
   // ---------------------------------------------------------------- lines

@@ -34,15 +34,15 @@ public final class Replayer {
       }
       Optional<Step> next = model.nextStep(s, t);
       if (next.isEmpty()) {
-        return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step() + "'");
+        return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step().text() + "'");
       }
-      if (!next.get().text().equals(ts.step()) || !model.nextPhase(s, t).equals(ts.phase())) {
+      if (!next.get().equals(ts.step()) || !model.nextPhase(s, t).equals(ts.phase())) {
         return new ReplayResult.Diverged(i, ts.thread() + " is at '" + describe(next.get(), model.nextPhase(s, t))
             + "', the trace has '" + describe(ts.step(), ts.phase()) + "'");
       }
       int code = model.step(s, t, out);
       if (code == Model.BLOCKED) {
-        return new ReplayResult.Diverged(i, ts.thread() + " cannot take '" + ts.step() + "' now: it is blocked");
+        return new ReplayResult.Diverged(i, ts.thread() + " cannot take '" + ts.step().text() + "' now: it is blocked");
       }
       if (model.used(out) != ts.used() || model.cached(out) != ts.cached()) {
         return new ReplayResult.Diverged(i, "device after the step: used " + Sizes.format(model.used(out)) + ", cached "
@@ -86,10 +86,6 @@ public final class Replayer {
   }
 
   private static String describe(Step step, Optional<Phase> phase) {
-    return describe(step.text(), phase);
-  }
-
-  private static String describe(String step, Optional<Phase> phase) {
-    return step + phase.map(p -> " (" + p.label() + ")").orElse("");
+    return step.text() + phase.map(p -> " (" + p.label() + ")").orElse("");
   }
 }

@@ -1,9 +1,12 @@
 package dev.interlock.model.trace;
 
+import dev.interlock.model.design.DesignException;
+import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Step;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +24,8 @@ import java.util.Optional;
  *
  * <p>A header of {@code key value} lines (design, source, vram, threads, jobs, permits, seed, outcome),
  * then one line per transition: index, thread, phase, used and cached bytes after it, and the step
- * text last because it contains spaces. Lines starting with {@code #} are comments. See traces/README.md.
+ * text last because it contains spaces; that text is read by the design grammar
+ * ({@link DesignParser#step}). Lines starting with {@code #} are comments. See traces/README.md.
  */
 public final class TraceFormat {
   /** First line of every trace file. */
@@ -56,7 +60,7 @@ public final class TraceFormat {
     for (TraceStep s : t.steps()) {
       String phase = s.phase().map(Phase::label).orElse("-");
       sb.append(String.format(Locale.ROOT, row, s.index(), s.thread(), phase, Sizes.format(s.used()),
-          Sizes.format(s.cached()), s.step()).stripTrailing()).append('\n');
+          Sizes.format(s.cached()), s.step().text()).stripTrailing()).append('\n');
     }
     return sb.toString();
   }
@@ -225,12 +229,24 @@ public final class TraceFormat {
         case "-" -> Optional.empty();
         default -> throw new TraceFormatException(file, line, col, "phase must be begin, end or -, got '" + f[2] + "'");
       };
-      return new TraceStep(index, f[1], f[5].replaceAll("\\s+", " "), phase, bytes(file, line, col, f[3]),
-          bytes(file, line, col, f[4]));
+      long used = bytes(file, line, col, f[3]);
+      long cached = bytes(file, line, col, f[4]);
+      // f[5] is the rest of the line: its column is where that suffix starts
+      int stepCol = col + text.codePointCount(0, text.length() - f[5].length());
+      return new TraceStep(index, f[1], stepOf(file, line, stepCol, f[5]), phase, used, cached);
     } catch (NumberFormatException e) {
       throw new TraceFormatException(file, line, col, "step index must be an integer, got '" + f[0] + "'");
     } catch (IllegalArgumentException e) {
       throw new TraceFormatException(file, line, col, e.getMessage());
+    }
+  }
+
+  /** The step column, read by the design grammar; an error points into the column. */
+  private static Step stepOf(String file, int line, int col, String text) throws TraceFormatException {
+    try {
+      return DesignParser.step(text);
+    } catch (DesignException e) {
+      throw new TraceFormatException(file, line, col + e.column() - 1, e.detail());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.interlock.model.trace;
 
 import dev.interlock.model.state.Model;
+import dev.interlock.model.step.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +17,7 @@ public final class TraceRecorder {
 
   /** Records thread t's transition from {@code before}; {@code after} is the state step() left. */
   public void record(long[] before, int t, long[] after) {
-    String step = model.nextStep(before, t).orElseThrow(() -> new IllegalStateException(model.threadName(t) + " has finished")).text();
+    Step step = model.nextStep(before, t).orElseThrow(() -> new IllegalStateException(model.threadName(t) + " has finished"));
     steps.add(new TraceStep(steps.size() + 1, model.threadName(t), step, model.nextPhase(before, t),
         model.used(after), model.cached(after)));
   }

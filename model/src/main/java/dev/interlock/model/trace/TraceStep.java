@@ -1,6 +1,7 @@
 package dev.interlock.model.trace;
 
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Step;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -9,12 +10,12 @@ import java.util.Optional;
  *
  * @param index  1-based position in the trace
  * @param thread {@code role#i}
- * @param step   the step's text as in the design, e.g. {@code alloc staged 12GiB}
+ * @param step   the step of the design, e.g. {@code alloc staged 12GiB}; trace files hold its text
  * @param phase  begin or end for interval steps, empty otherwise
  * @param used   device bytes in use after the transition (live plus pool-cached: cudaMemGetInfo's view)
  * @param cached bytes the pool keeps cached after the transition
  */
-public record TraceStep(int index, String thread, String step, Optional<Phase> phase, long used, long cached) {
+public record TraceStep(int index, String thread, Step step, Optional<Phase> phase, long used, long cached) {
   public TraceStep {
     if (index < 1) {
       throw new IllegalArgumentException("trace index must be positive, got " + index);
@@ -24,9 +25,6 @@ public record TraceStep(int index, String thread, String step, Optional<Phase> p
     Objects.requireNonNull(phase, "phase");
     if (!thread.matches("[A-Za-z_][A-Za-z0-9_.-]*#[0-9]+")) {
       throw new IllegalArgumentException("thread must be role#i, got '" + thread + "'");
-    }
-    if (step.isBlank() || !step.equals(step.strip()) || step.contains("\n") || step.contains("#")) {
-      throw new IllegalArgumentException("bad step text '" + step + "'");
     }
     if (cached < 0 || used < cached) {
       throw new IllegalArgumentException("need 0 <= cached <= used, got used=" + used + " cached=" + cached);

@@ -33,9 +33,9 @@ class CheckerTest {
     List<TraceStep> steps = r.counterexample().orElseThrow().steps();
     assertThat(steps).hasSize(9);
     TraceStep last = steps.get(8);
-    assertThat(last.step()).isEqualTo("alloc staged 12GiB");
+    assertThat(last.step().text()).isEqualTo("alloc staged 12GiB");
     // the failing worker is not the one whose staged buffer is live
-    assertThat(steps.stream().filter(s -> s.step().equals("alloc staged 12GiB")).map(TraceStep::thread).distinct()).hasSize(2);
+    assertThat(steps.stream().filter(s -> s.step().text().equals("alloc staged 12GiB")).map(TraceStep::thread).distinct()).hasSize(2);
     assertThat(last.used()).isEqualTo(12 * Sizes.GIB);
     assertThat(r.smallerConfigs()).as("1 worker (SAFE), then 2 (OOM)").isEqualTo(2);
   }

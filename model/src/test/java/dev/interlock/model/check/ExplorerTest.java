@@ -6,6 +6,7 @@ import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Kernel;
 import dev.interlock.model.trace.Outcome;
 import java.util.Optional;
 import java.util.Set;
@@ -114,6 +115,7 @@ class ExplorerTest {
         new Explorer.Options(1_000_000, true, false, Optional.of(new OverlapQuery("b_g2_msm", "ntt_msm"))));
     assertThat(e.witness()).isPresent();
     assertThat(e.witness().get().outcome()).isEqualTo(new Outcome.Overlapped("b_g2_msm", "ntt_msm"));
-    assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step()).startsWith("kernel ntt_msm");
+    assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step())
+        .isInstanceOfSatisfying(Kernel.class, k -> assertThat(k.name()).isEqualTo("ntt_msm"));
   }
 }

@@ -14,6 +14,7 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +85,7 @@ class ReplayerTest {
   void changingAnyStepsTextDivergesThere() {
     Trace t = twoLockCounterexample();
     for (int i = 1; i <= t.length(); i++) {
-      Trace bad = withStep(t, i, s -> new TraceStep(s.index(), s.thread(), "cpu bogus", s.phase(), s.used(), s.cached()));
+      Trace bad = withStep(t, i, s -> new TraceStep(s.index(), s.thread(), TestDesigns.step("cpu bogus"), s.phase(), s.used(), s.cached()));
       assertDivergedAt(Replayer.replay(bad, twoLock()), i);
     }
   }
@@ -171,7 +172,7 @@ class ReplayerTest {
     int o = m.threadIndex(other);
     Optional<Step> next = m.nextStep(s, o);
     TraceStep ts = t.steps().get(i - 1);
-    return next.isPresent() && next.get().text().equals(ts.step()) && m.nextPhase(s, o).equals(ts.phase());
+    return next.isPresent() && next.get().equals(ts.step()) && m.nextPhase(s, o).equals(ts.phase());
   }
 
   @Test
@@ -189,7 +190,7 @@ class ReplayerTest {
     Trace t = twoLockCounterexample();
     List<TraceStep> steps = new ArrayList<>(t.steps());
     TraceStep last = steps.get(steps.size() - 1);
-    steps.add(new TraceStep(last.index() + 1, "gpu_worker#0", "lock compute_mtx", Optional.empty(), last.used(), last.cached()));
+    steps.add(new TraceStep(last.index() + 1, "gpu_worker#0", TestDesigns.step("lock compute_mtx"), Optional.empty(), last.used(), last.cached()));
     Trace longer = new Trace(t.design(), t.source(), t.params(), t.seed(), t.outcome(), steps);
     ReplayResult r = Replayer.replay(longer, twoLock());
     assertDivergedAt(r, 9);
@@ -218,9 +219,14 @@ class ReplayerTest {
     }
     // Any altered step of a long schedule diverges exactly there.
     for (int i = 1; i <= t.length(); i++) {
-      Trace bad = withStep(t, i, s -> new TraceStep(s.index(), s.thread(), s.step() + "x", s.phase(), s.used(), s.cached()));
+      Trace bad = withStep(t, i, s -> new TraceStep(s.index(), s.thread(), altered(s.step()), s.phase(), s.used(), s.cached()));
       assertDivergedAt(Replayer.replay(bad, d), i);
     }
+  }
+
+  /** The step with an "x" appended to its text, or to its buffer's name for an alloc (its text ends in a size). */
+  private static Step altered(Step s) {
+    return s instanceof Alloc a ? new Alloc(a.buffer() + "x", a.bytes(), a.async()) : TestDesigns.step(s.text() + "x");
   }
 
   @Test
@@ -239,7 +245,7 @@ class ReplayerTest {
     assertThat(r.verdict().label()).isEqualTo("DEADLOCK");
     Trace t = r.counterexample().orElseThrow();
     assertThat(t.length()).isEqualTo(2);
-    assertThat(t.steps()).extracting(TraceStep::step).containsExactlyInAnyOrder("lock a", "lock b");
+    assertThat(t.steps()).extracting(s -> s.step().text()).containsExactlyInAnyOrder("lock a", "lock b");
     assertThat(Replayer.replay(t, d)).isEqualTo(new ReplayResult.Confirmed(2, t.outcome()));
     assertThat(Replayer.replay(TraceFormat.parse("t", TraceFormat.print(t)), d)).isInstanceOf(ReplayResult.Confirmed.class);
     // One transition short of the deadlock, somebody can still move.

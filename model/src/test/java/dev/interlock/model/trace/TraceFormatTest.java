@@ -12,6 +12,8 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +36,7 @@ class TraceFormatTest {
   }
 
   static TraceStep step(int i, String thread, String text, Phase phase, long used, long cached) {
-    return new TraceStep(i, thread, text, Optional.ofNullable(phase), used, cached);
+    return new TraceStep(i, thread, TestDesigns.step(text), Optional.ofNullable(phase), used, cached);
   }
 
   static Parameters twoWorkers() {
@@ -373,8 +375,52 @@ class TraceFormatTest {
 
   @Test
   void nonAsciiTextRoundTrips() throws TraceFormatException {
-    Trace t = new Trace("d", "d\u00e9signs/d.design", twoWorkers(), Optional.empty(), new Outcome.Completed(),
-        List.of(step(1, "gpu_worker#0", "cpu synth\u00e8se", Phase.BEGIN, 0, 0)));
-    assertThat(roundTrip(t).steps().get(0).step()).isEqualTo("cpu synth\u00e8se");
+    Trace t = new Trace("d", "d\u00e9signs/d.design", twoWorkers(), Optional.empty(),
+        new Outcome.Violated(new Violation(ViolationKind.LEAK, "synth\u00e8se \uD834\uDD1E leaked")),
+        List.of(step(1, "gpu_worker#0", "cpu synthesize", Phase.BEGIN, 0, 0)));
+    Trace back = roundTrip(t);
+    assertThat(back.source()).isEqualTo("d\u00e9signs/d.design");
+    assertThat(back.outcome()).isEqualTo(t.outcome());
+  }
+
+  // ---- the step column, read by the design grammar ----
+
+  /** {@link #violatedLines()} with step 3's text replaced, and the 1-based column where that text starts. */
+  private static List<String> withStep3(String text) {
+    List<String> lines = violatedLines();
+    int s3 = lineOf(lines, "3 ");
+    assertThat(lines.get(s3)).endsWith("  alloc staged 12GiB");
+    lines.set(s3, lines.get(s3).replace("alloc staged 12GiB", text));
+    return lines;
+  }
+
+  private static int step3Column() {
+    List<String> lines = violatedLines();
+    return lines.get(lineOf(lines, "3 ")).indexOf("alloc staged") + 1;
+  }
+
+  @Test
+  void stepsAreReadAsTypedSteps() throws TraceFormatException {
+    Trace back = TraceFormat.parse("t.trace", TraceFormat.print(violated()));
+    assertThat(back.steps().get(2).step()).isEqualTo(new Alloc("staged", 12 * GIB, false));
+    assertThat(back.steps().get(0).step()).isEqualTo(new Cpu("synthesize"));
+  }
+
+  @Test
+  void anyWayTheDesignLanguageSpellsAStepReadsTheSame() throws TraceFormatException {
+    String text = String.join("\n", withStep3("alloc  staged\t12288MiB")) + "\n";
+    assertThat(TraceFormat.parse("t.trace", text)).isEqualTo(violated());
+  }
+
+  @Test
+  void badStepTextIsReportedAtItsTokenInTheStepColumn() {
+    int at = step3Column();
+    int s3 = lineOf(violatedLines(), "3 ") + 1;
+    assertAt(error(withStep3("alloc staged 12XB")), s3, at + 13, "bad size unit 'XB' in '12XB'");
+    assertAt(error(withStep3("alloc staged")), s3, at, "alloc needs a size");
+    assertAt(error(withStep3("lokc staged")), s3, at, "unknown keyword 'lokc'");
+    assertAt(error(withStep3("sync staged")), s3, at + 5, "unexpected 'staged' after 'sync'");
+    assertAt(error(withStep3("cpu synth\u00e8se")), s3, at + 4, "invalid cpu interval name 'synth\u00e8se'");
+    assertAt(error(withStep3("free staged # gone")), s3, at + 12, "unexpected '#' (a step has no comment)");
   }
 }
