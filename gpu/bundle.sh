@@ -12,7 +12,7 @@ mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu,cli -Dmdep.incl
 console=org.junit.platform:junit-platform-console-standalone:1.14.3
 mvn -q -B -Dstyle.color=never dependency:get -Dartifact=$console >/dev/null
 rm -rf "$dest/lib" && mkdir -p "$dest/lib"
-tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|picocli|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
+tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
   case "$jar" in
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;

@@ -122,7 +122,7 @@ class JobLifecycleTest {
           unlock m
         """);
     Function<Role, Pipeline> broken = role -> (w, job) -> {
-      w.probe().step("lock m", () -> w.resources().mutex("m").lock());
+      w.probe().step(TestDesigns.step("lock m"), () -> w.resources().mutex("m").lock());
       throw new IllegalStateException("broken pipeline");
     };
 

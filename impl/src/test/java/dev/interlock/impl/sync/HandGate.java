@@ -3,6 +3,7 @@ package dev.interlock.impl.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Step;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +24,7 @@ final class HandGate implements StepGate {
   }
 
   @Override
-  public void before(String step, Optional<Phase> phase) {}
+  public void before(Step step, Optional<Phase> phase) {}
 
   @Override
   public void blocked() {
