@@ -11,7 +11,7 @@ import java.util.concurrent.Future;
  * Runs a host-side copy of n longs in parts on a few threads, so that filling (or emptying) pinned memory keeps up
  * with the copy engine.
  *
- * <p>Why: one thread converting and copying into pinned memory moves about 10 GB/s (device run 14), a fraction of
+ * <p>Why: one thread converting and copying into pinned memory moves about 10 GB/s on an H200 host, a fraction of
  * what PCIe carries. Parts are whole multiples of {@value #ALIGN} longs, so neither a scalar (4) nor a G1 affine point
  * (12) is ever split, and at least {@value #MIN_PART_LONGS} long; the calling thread runs the first part itself.
  * Returns only when every part has ended, failed or not, so no part still writes to memory the caller reuses.
