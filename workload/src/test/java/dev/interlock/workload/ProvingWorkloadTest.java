@@ -167,4 +167,29 @@ class ProvingWorkloadTest {
     assertThatThrownBy(() -> new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4).prepare(shared))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("reuses host work");
   }
+
+  @Test
+  void aDesignStepWithNoProvingStageIsRefusedBeforeAnyJobRuns() {
+    Design d = TestDesigns.parse("""
+        design odd
+        vram 16GiB
+        role gpu_worker jobs 1
+          alloc staged 1GiB
+          kernel fft uses staged
+          free staged
+        """);
+    try (ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1)) {
+      assertThatThrownBy(() -> new InterpretedPipeline(d.roles().get(0), false, w))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("role gpu_worker").hasMessageContaining("no kernel stage 'fft'")
+          .hasMessageContaining("stage, h2d, ntt_h, msm, ntt_msm");
+      // a cpu step may not name a kernel stage either
+      assertThatThrownBy(() -> w.bind(TestDesigns.parse("design c\nvram 1GiB\nrole r\n  cpu ntt_msm\n").roles().get(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no cpu stage 'ntt_msm'");
+      // every shipped design binds
+      for (String name : List.of("single-lock", "single-lock-late-release", "two-lock", "reservation")) {
+        TestDesigns.shipped(name).roles().forEach(w::bind);
+      }
+    }
+  }
 }
