@@ -1,6 +1,8 @@
 package dev.interlock.model.state;
 
 import dev.interlock.model.step.Step;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +16,7 @@ import java.util.Optional;
  * @param inside    whether the thread is between begin and end of {@code next}
  * @param mutexes   mutexes it holds
  * @param permits   permits it holds, per semaphore (zero entries omitted)
- * @param buffers   its live buffers and their sizes in bytes
+ * @param buffers   its live buffers and their sizes in bytes, in the order the caller gave
  */
 public record ThreadView(
     String name,
@@ -26,8 +28,10 @@ public record ThreadView(
     Map<String, Long> buffers) {
   public ThreadView {
     mutexes = List.copyOf(mutexes);
-    permits = Map.copyOf(permits);
-    buffers = Map.copyOf(buffers);
+    // in the caller's order (the design's), unlike Map.copyOf's, which changes from one JVM run to the next and would
+    // make messages and traces of the same seed differ
+    permits = Collections.unmodifiableMap(new LinkedHashMap<>(permits));
+    buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));
     if (inside && next.isEmpty()) {
       throw new IllegalArgumentException(name + ": a finished thread cannot be inside a step");
     }

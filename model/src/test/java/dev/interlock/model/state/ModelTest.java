@@ -4,6 +4,7 @@ import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.interlock.model.TestDesigns;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The transition semantics, one rule at a time, on small designs driven thread by thread. */
@@ -40,6 +41,18 @@ class ModelTest {
   }
 
   private static final String HEAD = "design t\nvram 16GiB\nmutex m\nmutex n\nsemaphore sem 3\n";
+
+  @Test
+  void aThreadsBuffersAreListedInTheDesignsOrder() {
+    // Map.copyOf's order changes from one JVM run to the next: with eight buffers a wrong order is all but certain
+    StringBuilder body = new StringBuilder();
+    List<String> names = List.of("h", "g", "f", "e", "d", "c", "b", "a");
+    names.forEach(b -> body.append("  alloc ").append(b).append(" 1GiB\n"));
+    names.forEach(b -> body.append("  free ").append(b).append("\n"));
+    Driver d = new Driver(HEAD + "role w\n" + body);
+    d.run(0, names.size());
+    assertThat(d.model.view(d.s, 0).buffers().keySet()).containsExactlyElementsOf(names);
+  }
 
   @Test
   void allocationFailsExactlyWhenLiveBytesPlusRequestExceedVram() {
