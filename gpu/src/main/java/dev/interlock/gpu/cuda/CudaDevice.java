@@ -87,6 +87,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
   private final ThreadLocal<Staging> staging = new ThreadLocal<>();
   private final List<Staging> stagings = new ArrayList<>();
+  private final HostCopies hostCopies = new HostCopies();
   private final BufferTable<CUdeviceptr> buffers = new BufferTable<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
@@ -393,6 +394,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       }
       stagings.clear();
     }
+    hostCopies.close();
     cuDevicePrimaryCtxRelease(dev);
   }
 
@@ -428,7 +430,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   private Staging staging() {
     Staging st = staging.get();
     if (st == null) {
-      st = Staging.allocate();
+      st = Staging.allocate(hostCopies);
       staging.set(st);
       synchronized (stagings) {
         stagings.add(st);
@@ -745,6 +747,11 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   Kernels kernels() {
     return kernels;
+  }
+
+  /** The threads that fill and empty the pinned staging halves. */
+  HostCopies hostCopies() {
+    return hostCopies;
   }
 
   CUstream stream() {

@@ -15,8 +15,10 @@ import java.util.concurrent.Future;
  * what PCIe carries. Parts are whole multiples of {@value #ALIGN} longs, so neither a scalar (4) nor a G1 affine point
  * (12) is ever split, and at least {@value #MIN_PART_LONGS} long; the calling thread runs the first part itself.
  * Returns only when every part has ended, failed or not, so no part still writes to memory the caller reuses.
+ *
+ * <p>Its threads belong to whoever made it (a {@link CudaDevice}, which closes it when it closes).
  */
-final class HostCopies {
+final class HostCopies implements AutoCloseable {
   /** Parts are multiples of this many longs: a G1 affine point, three scalars. */
   static final int ALIGN = 12;
   /** Smallest part: 768 KiB. */
@@ -28,23 +30,21 @@ final class HostCopies {
     void run(int offset, int length);
   }
 
-  private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+  private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "staging-copy");
     t.setDaemon(true);
     return t;
   });
 
-  private static volatile int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 4));
-
-  private HostCopies() {}
+  private volatile int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 4));
 
   /** Threads per copy: a quarter of the CPUs, at most 4, at least 1. */
-  static int threads() {
+  int threads() {
     return threads;
   }
 
   /** Sets the threads per copy (benchmarks compare counts); at least 1. */
-  static void threads(int count) {
+  void threads(int count) {
     if (count < 1) {
       throw new IllegalArgumentException("copy threads must be at least 1, got " + count);
     }
@@ -52,7 +52,7 @@ final class HostCopies {
   }
 
   /** Runs part over [0, n) in at most {@link #threads()} parts; the first failure is rethrown after all have ended. */
-  static void run(int n, Part part) {
+  void run(int n, Part part) {
     int parts = Math.min(threads, Math.max(1, n / MIN_PART_LONGS));
     if (parts == 1) {
       part.run(0, n);
@@ -65,7 +65,7 @@ final class HostCopies {
       for (int off = size; off < n; off += size) {
         int at = off;
         int len = Math.min(size, n - off);
-        others.add(POOL.submit(() -> part.run(at, len)));
+        others.add(pool.submit(() -> part.run(at, len)));
       }
       part.run(0, Math.min(size, n));
     } catch (RuntimeException | Error e) {
@@ -97,5 +97,11 @@ final class HostCopies {
     if (failed != null) {
       throw new IllegalStateException("host copy failed: " + failed, failed);
     }
+  }
+
+  /** Stops the copy threads; no copy may be running. */
+  @Override
+  public void close() {
+    pool.shutdown();
   }
 }

@@ -44,18 +44,24 @@ final class Staging {
   private final CUevent[] moved = {new CUevent(), new CUevent()};
   private int eventsCreated;
 
-  private Staging(Pointer host) {
+  private final HostCopies copies;
+
+  private Staging(Pointer host, HostCopies copies) {
     this.host = host;
+    this.copies = copies;
     LongBuffer all = host.getByteBuffer(0, 2L * HALF_LONGS * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
     halves[0] = all.slice(0, HALF_LONGS);
     halves[1] = all.slice(HALF_LONGS, HALF_LONGS);
   }
 
-  /** Pinned memory for both halves and their events; the caller frees it with {@link #free()}. */
-  static Staging allocate() {
+  /**
+   * Pinned memory for both halves and their events, filled and emptied on {@code copies}' threads; the caller frees it
+   * with {@link #free()}.
+   */
+  static Staging allocate(HostCopies copies) {
     Pointer host = new Pointer();
     CudaDevice.check(cuMemAllocHost(host, 2L * HALF_LONGS * Long.BYTES), "cuMemAllocHost");
-    Staging st = new Staging(host);
+    Staging st = new Staging(host, copies);
     try {
       for (CUevent e : st.moved) {
         CudaDevice.check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
@@ -82,7 +88,7 @@ final class Staging {
       }
       LongBuffer half = halves[k];
       long start = done;
-      HostCopies.run(n, (off, len) -> {
+      copies.run(n, (off, len) -> {
         LongBuffer part = half.slice(off, len);
         fill.fill(part, start + off, len);
         if (part.position() != len) {
@@ -127,7 +133,7 @@ final class Staging {
       CudaDevice.check(cuEventSynchronize(moved[k]), "cuEventSynchronize");
       LongBuffer half = halves[k];
       int start = c * HALF_LONGS;
-      HostCopies.run(Math.min(HALF_LONGS, count - start), (off, len) -> half.slice(off, len).get(dst, start + off, len));
+      copies.run(Math.min(HALF_LONGS, count - start), (off, len) -> half.slice(off, len).get(dst, start + off, len));
       if (c + 2 < chunks) {
         startDownload(c + 2, src, count, s);
       }

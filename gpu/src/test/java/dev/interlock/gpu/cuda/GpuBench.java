@@ -186,11 +186,11 @@ public final class GpuBench {
     }
     G1Bases bases = G1Bases.of(repeated);
     long[] back = new long[v.length];
-    int defaultThreads = HostCopies.threads();
+    int defaultThreads = gpu.hostCopies().threads();
     int rows = 0;
     try {
       for (int threads : new int[] {1, 2, 4, 8}) {
-        HostCopies.threads(threads);
+        gpu.hostCopies().threads(threads);
         String t = ", " + threads + (threads == defaultThreads ? " copy threads (default)" : " copy threads");
         double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
         // into a preallocated array: readScalars' own allocation is timed as well, but not a second copy
@@ -203,7 +203,7 @@ public final class GpuBench {
         rows += 3;
       }
     } finally {
-      HostCopies.threads(defaultThreads);
+      gpu.hostCopies().threads(defaultThreads);
       gpu.free(buf);
     }
     table.subList(table.size() - rows, table.size()).forEach(System.out::println);

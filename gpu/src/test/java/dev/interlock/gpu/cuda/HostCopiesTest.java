@@ -13,22 +13,22 @@ import org.junit.jupiter.api.Test;
 
 /** Host copies split into parts: every long covered once, parts aligned, a failure reported only after every part ends. */
 class HostCopiesTest {
-  private final int before = HostCopies.threads();
+  private final HostCopies copies = new HostCopies();
 
   @AfterEach
-  void restore() {
-    HostCopies.threads(before);
+  void close() {
+    copies.close();
   }
 
   @Test
   void partsCoverEveryLongOnceOnAlignedBoundaries() {
     for (int threads : new int[] {1, 2, 3, 4, 7}) {
-      HostCopies.threads(threads);
+      copies.threads(threads);
       for (int n : new int[] {0, 5, HostCopies.MIN_PART_LONGS - 4, 2 * HostCopies.MIN_PART_LONGS,
           Staging.HALF_LONGS, 5 * HostCopies.MIN_PART_LONGS + 8}) {
         AtomicIntegerArray seen = new AtomicIntegerArray(n);
         ConcurrentLinkedQueue<int[]> parts = new ConcurrentLinkedQueue<>();
-        HostCopies.run(n, (off, len) -> {
+        copies.run(n, (off, len) -> {
           parts.add(new int[] {off, len});
           for (int i = off; i < off + len; i++) {
             seen.incrementAndGet(i);
@@ -48,12 +48,12 @@ class HostCopiesTest {
 
   @Test
   void aFailedPartIsRethrownOnlyAfterTheOtherPartsEnd() throws Exception {
-    HostCopies.threads(2);
+    copies.threads(2);
     CountDownLatch failedFirst = new CountDownLatch(1);
     CountDownLatch runReturned = new CountDownLatch(1);
     CountDownLatch otherEnded = new CountDownLatch(1);
     AtomicBoolean returnedWhileOtherRan = new AtomicBoolean();
-    assertThatThrownBy(() -> HostCopies.run(2 * HostCopies.MIN_PART_LONGS, (off, len) -> {
+    assertThatThrownBy(() -> copies.run(2 * HostCopies.MIN_PART_LONGS, (off, len) -> {
       if (off == 0) {
         failedFirst.countDown();
         throw new IllegalStateException("part 0 failed");
@@ -75,7 +75,7 @@ class HostCopiesTest {
 
   @Test
   void threadCountsBelowOneAreRejected() {
-    assertThatThrownBy(() -> HostCopies.threads(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> copies.threads(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at least 1");
   }
 }

@@ -64,10 +64,10 @@ class KernelsGpuIT {
     G1Bases bases = G1Bases.of(repeated);
     long[] limbs = new long[points * G1Limbs.AFFINE_LONGS];
     G1Limbs.affine(bases, 0, points, limbs, 0);
-    int before = HostCopies.threads();
+    int before = gpu.hostCopies().threads();
     try {
       for (int threads : new int[] {1, 3}) { // one thread fills each half, or three parts of it
-        HostCopies.threads(threads);
+        gpu.hostCopies().threads(threads);
         for (int n : new int[] {1, half - 1, half, half + 1, 2 * half, 3 * half + 5}) {
           DeviceBuffer buf = gpu.allocate("test", "copy", (n + 3L) * 32, false);
           long[] v = Fr.randomVector(rng, n);
@@ -82,7 +82,7 @@ class KernelsGpuIT {
         gpu.free(buf);
       }
     } finally {
-      HostCopies.threads(before);
+      gpu.hostCopies().threads(before);
     }
   }
 
