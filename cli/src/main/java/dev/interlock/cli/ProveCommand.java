@@ -31,6 +31,7 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
@@ -301,7 +302,7 @@ final class ProveCommand implements Callable<Integer> {
   }
 
   private static String label(Event e) {
-    String name = e.step().accept(TIMELINE_NAME);
+    String name = Interval.nameOf(e.step()).orElse(e.step().text()); // an interval by its name, any other step by its text
     return e.phase().map(p -> p == Phase.BEGIN ? "begin " + name : "end " + name).orElse(name)
         + e.failure().map(v -> " FAILED " + v.kind()).orElse("");
   }
@@ -356,59 +357,6 @@ final class ProveCommand implements Callable<Integer> {
     @Override
     public Boolean cpu(Cpu s) {
       return false;
-    }
-  };
-
-  /** How the timeline names a step: an interval by its name (after begin or end), any other step by its text. */
-  private static final Step.Visitor<String> TIMELINE_NAME = new Step.Visitor<>() {
-    @Override
-    public String lock(Lock s) {
-      return s.text();
-    }
-
-    @Override
-    public String unlock(Unlock s) {
-      return s.text();
-    }
-
-    @Override
-    public String acquire(Acquire s) {
-      return s.text();
-    }
-
-    @Override
-    public String release(Release s) {
-      return s.text();
-    }
-
-    @Override
-    public String alloc(Alloc s) {
-      return s.text();
-    }
-
-    @Override
-    public String free(Free s) {
-      return s.text();
-    }
-
-    @Override
-    public String trim(Trim s) {
-      return s.text();
-    }
-
-    @Override
-    public String sync(Sync s) {
-      return s.text();
-    }
-
-    @Override
-    public String kernel(Kernel s) {
-      return s.name();
-    }
-
-    @Override
-    public String cpu(Cpu s) {
-      return s.name();
     }
   };
 

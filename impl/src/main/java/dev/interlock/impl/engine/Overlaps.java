@@ -1,17 +1,8 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.model.state.Phase;
-import dev.interlock.model.step.Acquire;
-import dev.interlock.model.step.Alloc;
-import dev.interlock.model.step.Cpu;
-import dev.interlock.model.step.Free;
-import dev.interlock.model.step.Kernel;
-import dev.interlock.model.step.Lock;
-import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Sync;
-import dev.interlock.model.step.Trim;
-import dev.interlock.model.step.Unlock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,58 +55,6 @@ public final class Overlaps {
 
   /** The interval name of a step: the name of a cpu or kernel step, else empty. */
   static String intervalName(Step step) {
-    return step.accept(INTERVAL_NAME);
+    return Interval.nameOf(step).orElse("");
   }
-
-  private static final Step.Visitor<String> INTERVAL_NAME = new Step.Visitor<>() {
-    @Override
-    public String lock(Lock s) {
-      return "";
-    }
-
-    @Override
-    public String unlock(Unlock s) {
-      return "";
-    }
-
-    @Override
-    public String acquire(Acquire s) {
-      return "";
-    }
-
-    @Override
-    public String release(Release s) {
-      return "";
-    }
-
-    @Override
-    public String alloc(Alloc s) {
-      return "";
-    }
-
-    @Override
-    public String free(Free s) {
-      return "";
-    }
-
-    @Override
-    public String trim(Trim s) {
-      return "";
-    }
-
-    @Override
-    public String sync(Sync s) {
-      return "";
-    }
-
-    @Override
-    public String kernel(Kernel s) {
-      return s.name();
-    }
-
-    @Override
-    public String cpu(Cpu s) {
-      return s.name();
-    }
-  };
 }

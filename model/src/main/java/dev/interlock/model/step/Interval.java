@@ -11,4 +11,12 @@ public sealed interface Interval extends Step permits Kernel, Cpu {
 
   /** The optional {@code for DURATION}, kept for timing work; the checker ignores it. */
   Optional<Duration> duration();
+
+  /**
+   * The name of {@code step} if it is an interval, else empty. Every interval kind implements this sealed interface
+   * and so has a name: a new kind needs nothing here.
+   */
+  static Optional<String> nameOf(Step step) {
+    return step instanceof Interval i ? Optional.of(i.name()) : Optional.empty();
+  }
 }
