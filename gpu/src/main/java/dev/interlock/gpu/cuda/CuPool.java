@@ -40,6 +40,13 @@ final class CuPool {
     return p;
   }
 
+  /** Sets the release threshold; {@code Long.MAX_VALUE} stands for max (UINT64_MAX). */
+  void threshold(long bytes) {
+    Memory v = new Memory(8);
+    v.setLong(0, bytes == Long.MAX_VALUE ? -1L : bytes);
+    check(cu.cuMemPoolSetAttribute(pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v), "cuMemPoolSetAttribute");
+  }
+
   /** Bytes the pool holds from the device (reserved). */
   long reserved() {
     return attribute(CUmemPool_attribute.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);

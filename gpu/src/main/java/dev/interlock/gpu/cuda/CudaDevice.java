@@ -241,8 +241,9 @@ public final class CudaDevice implements Device, ProvingKernels {
     }
   }
 
+  /** Frees on the calling thread's stream, which is {@code thread}'s own: each thread has its stream. */
   @Override
-  public void free(DeviceBuffer buffer) {
+  public void free(DeviceBuffer buffer, String thread) {
     CUstream s = bind();
     CUdeviceptr p;
     synchronized (this) {
@@ -261,6 +262,18 @@ public final class CudaDevice implements Device, ProvingKernels {
   public void trim() {
     bind();
     pool.trim();
+  }
+
+  /** Synchronizes the calling thread's stream, which is {@code thread}'s own. */
+  @Override
+  public void synchronizeStream(String thread) {
+    check(cuStreamSynchronize(bind()), "cuStreamSynchronize");
+  }
+
+  @Override
+  public void poolThreshold(long bytes) {
+    bind();
+    pool.threshold(bytes);
   }
 
   @Override

@@ -7,9 +7,11 @@ import java.util.List;
  *
  * <p>Memory follows the model's rules ({@link dev.interlock.model.state.DeviceMemory}): an allocation fails exactly
  * when live bytes of all threads plus the request exceed capacity; async allocations reuse pool-cached bytes; a plain
- * allocation that does not fit beside the cache makes the driver release the cache; async frees go to the cache, which
- * {@link #trim()} empties. What a kernel computes is not the device's business: the work passed to {@link #launch}
- * (the proving kernels live in the workload module). Implementations are thread-safe.
+ * allocation that does not fit beside the cache makes the driver release the cache; async frees go to the cache of the
+ * freeing thread's stream, which a synchronization releases down to the pool's threshold and {@link #trim()} empties.
+ * Each thread has its own stream, named by the thread's name. A kernel's end, as {@link KernelRun#await()} learns it,
+ * is a synchronization of the launching thread's stream. What a kernel computes is not the device's business: the
+ * work passed to {@link #launch} (the proving kernels live in the workload module). Implementations are thread-safe.
  */
 public interface Device extends AutoCloseable {
 
@@ -25,7 +27,26 @@ public interface Device extends AutoCloseable {
    *
    * @throws BufferNotLiveException (BAD_FREE) when it is not live
    */
-  void free(DeviceBuffer buffer);
+  default void free(DeviceBuffer buffer) {
+    free(buffer, buffer.owner());
+  }
+
+  /**
+   * Frees a buffer on the stream of thread {@code thread}, which may be another thread than the one that allocated
+   * it (a task freeing its job's buffer): async bytes go into that stream's cache.
+   *
+   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   */
+  void free(DeviceBuffer buffer, String thread);
+
+  /**
+   * cudaStreamSynchronize of thread {@code thread}'s stream: waits for its work, then lets the pool release the bytes
+   * freed on that stream, down to the release threshold.
+   */
+  void synchronizeStream(String thread);
+
+  /** Sets the memory pool's release threshold (cudaMemPoolAttrReleaseThreshold); {@code Long.MAX_VALUE}: max. */
+  void poolThreshold(long bytes);
 
   /** cudaMemPoolTrimTo(0): returns every cached byte to the heap, never a live one. */
   void trim();
@@ -37,7 +58,10 @@ public interface Device extends AutoCloseable {
    */
   KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work);
 
-  /** cudaDeviceSynchronize: returns once no kernel of any thread is running. */
+  /**
+   * cudaDeviceSynchronize: returns once no kernel of any thread is running, and lets the pool release cached bytes
+   * of every stream down to the release threshold.
+   */
   void synchronize() throws InterruptedException;
 
   /** The non-blocking form of {@link #synchronize()}: true when no kernel is running. */

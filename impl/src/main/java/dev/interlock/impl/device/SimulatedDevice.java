@@ -2,7 +2,9 @@ package dev.interlock.impl.device;
 
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.DeviceMemory;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -16,6 +18,8 @@ import java.util.Optional;
  */
 public final class SimulatedDevice implements Device {
   private final BufferTable<Void> buffers = new BufferTable<>();
+  /** Each thread's stream, by thread name: its index in the model's per-stream cache. */
+  private final Map<String, Integer> streams = new HashMap<>();
   private DeviceMemory memory;
   private long peakUsed;
   private int runningKernels;
@@ -24,7 +28,18 @@ public final class SimulatedDevice implements Device {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be positive, got " + capacity);
     }
-    this.memory = DeviceMemory.empty(capacity);
+    this.memory = DeviceMemory.empty(capacity, 0);
+  }
+
+  /** The stream index of thread {@code thread}, made on first use. */
+  private int stream(String thread) {
+    Integer s = streams.get(thread);
+    if (s == null) {
+      s = streams.size();
+      streams.put(thread, s);
+      memory = memory.withStreams(s + 1);
+    }
+    return s;
   }
 
   @Override
@@ -32,10 +47,11 @@ public final class SimulatedDevice implements Device {
     if (bytes < 1) {
       throw new IllegalArgumentException("allocation of " + name + " needs a positive size, got " + bytes);
     }
-    Optional<DeviceMemory> next = memory.alloc(bytes, async);
+    int stream = stream(owner);
+    Optional<DeviceMemory> next = memory.alloc(bytes, async, stream);
     if (next.isEmpty()) {
       long free = memory.vram() - memory.live();
-      moveTo(memory.afterFailedAlloc(bytes, async));
+      moveTo(memory.afterFailedAlloc(bytes, async, stream));
       throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes), bytes, free, snapshot());
     }
     moveTo(next.get());
@@ -43,9 +59,19 @@ public final class SimulatedDevice implements Device {
   }
 
   @Override
-  public synchronized void free(DeviceBuffer buffer) {
+  public synchronized void free(DeviceBuffer buffer, String thread) {
     buffers.remove(buffer);
-    moveTo(memory.free(buffer.bytes(), buffer.async()));
+    moveTo(memory.free(buffer.bytes(), buffer.async(), stream(thread)));
+  }
+
+  @Override
+  public synchronized void synchronizeStream(String thread) {
+    moveTo(memory.synchronizeStream(stream(thread)));
+  }
+
+  @Override
+  public synchronized void poolThreshold(long bytes) {
+    moveTo(memory.withThreshold(bytes));
   }
 
   @Override
@@ -84,13 +110,15 @@ public final class SimulatedDevice implements Device {
         try {
           work.run();
         } finally {
-          complete();
+          complete(owner);
         }
       }
     };
   }
 
-  private synchronized void complete() {
+  /** The kernel has ended and its launching thread learned it: a synchronization of that thread's stream. */
+  private synchronized void complete(String owner) {
+    moveTo(memory.synchronizeStream(stream(owner)));
     runningKernels--;
     if (runningKernels == 0) {
       notifyAll();
@@ -102,11 +130,16 @@ public final class SimulatedDevice implements Device {
     while (runningKernels > 0) {
       wait();
     }
+    moveTo(memory.synchronizeDevice());
   }
 
   @Override
   public synchronized boolean trySynchronize() {
-    return runningKernels == 0;
+    if (runningKernels > 0) {
+      return false;
+    }
+    moveTo(memory.synchronizeDevice());
+    return true;
   }
 
   @Override
@@ -115,7 +148,7 @@ public final class SimulatedDevice implements Device {
   }
 
   private MemoryInfo snapshot() {
-    return new MemoryInfo(memory.vram(), memory.live(), memory.cached(), peakUsed);
+    return new MemoryInfo(memory.vram(), memory.live(), memory.cachedTotal(), peakUsed);
   }
 
   @Override
@@ -136,7 +169,8 @@ public final class SimulatedDevice implements Device {
   @Override
   public synchronized void reset() {
     buffers.clear();
-    memory = DeviceMemory.empty(memory.vram());
+    streams.clear();
+    memory = DeviceMemory.empty(memory.vram(), 0).withThreshold(memory.threshold());
   }
 
   @Override

@@ -3,6 +3,12 @@ package dev.interlock.impl.engine;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Wait;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Join;
+import dev.interlock.model.step.Spawn;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
@@ -132,6 +138,36 @@ public final class LockHolds {
 
     @Override
     public Optional<Use> cpu(Cpu s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> syncStream(SyncStream s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> ifFree(IfFree s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> spawn(Spawn s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> join(Join s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> signal(Signal s) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Use> await(Wait s) {
       return Optional.empty();
     }
   };

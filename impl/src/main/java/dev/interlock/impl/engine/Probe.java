@@ -13,6 +13,12 @@ import dev.interlock.model.state.Violation;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Wait;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Join;
+import dev.interlock.model.step.Spawn;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Kernel;
@@ -185,6 +191,36 @@ public final class Probe {
 
     @Override
     public Boolean cpu(Cpu s) {
+      return false;
+    }
+
+    @Override
+    public Boolean syncStream(SyncStream s) {
+      return false;
+    }
+
+    @Override
+    public Boolean ifFree(IfFree s) {
+      return false;
+    }
+
+    @Override
+    public Boolean spawn(Spawn s) {
+      return false;
+    }
+
+    @Override
+    public Boolean join(Join s) {
+      return false;
+    }
+
+    @Override
+    public Boolean signal(Signal s) {
+      return false;
+    }
+
+    @Override
+    public Boolean await(Wait s) {
       return false;
     }
   };

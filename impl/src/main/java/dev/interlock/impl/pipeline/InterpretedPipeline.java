@@ -13,6 +13,12 @@ import dev.interlock.model.design.Role;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Wait;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Join;
+import dev.interlock.model.step.Spawn;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Kernel;
@@ -169,6 +175,36 @@ public final class InterpretedPipeline implements Pipeline {
         workload.cpu(s.name(), state);
       });
       return null;
+    }
+
+    @Override
+    public Void syncStream(SyncStream s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
+    }
+
+    @Override
+    public Void ifFree(IfFree s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
+    }
+
+    @Override
+    public Void spawn(Spawn s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
+    }
+
+    @Override
+    public Void join(Join s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
+    }
+
+    @Override
+    public Void signal(Signal s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
+    }
+
+    @Override
+    public Void await(Wait s) {
+      throw new UnsupportedOperationException("not yet interpreted: " + s.text());
     }
 
     private void spend(Interval i) {

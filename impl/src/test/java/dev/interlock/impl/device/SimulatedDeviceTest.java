@@ -336,7 +336,7 @@ class SimulatedDeviceTest {
       SplittableRandom rnd = new SplittableRandom(seed);
       long vram = (1 + rnd.nextInt(16)) * GIB;
       SimulatedDevice dev = new SimulatedDevice(vram);
-      DeviceMemory model = DeviceMemory.empty(vram);
+      DeviceMemory model = DeviceMemory.empty(vram, 1);
       List<DeviceBuffer> live = new ArrayList<>();
       for (int op = 0; op < 300; op++) {
         String where = "seed " + seed + " op " + op;
@@ -344,7 +344,7 @@ class SimulatedDeviceTest {
         if (kind < 5) {
           boolean async = rnd.nextBoolean();
           long bytes = rnd.nextBoolean() ? (1 + rnd.nextInt(8)) * GIB : (1 + rnd.nextInt(4096)) * MIB;
-          Optional<DeviceMemory> next = model.alloc(bytes, async);
+          Optional<DeviceMemory> next = model.alloc(bytes, async, 0);
           if (next.isEmpty()) {
             ooms++;
             DeviceMemory before = model;
@@ -353,9 +353,9 @@ class SimulatedDeviceTest {
             assertThat(e).as("%s: the model says OOM for %s", where, Sizes.format(bytes)).isNotNull();
             assertThat(e.requested()).isEqualTo(bytes);
             assertThat(e.free()).as(where).isEqualTo(vram - before.live());
-            model = model.afterFailedAlloc(bytes, async);
+            model = model.afterFailedAlloc(bytes, async, 0);
           } else {
-            if (async && model.cached() > 0) {
+            if (async && model.cachedTotal() > 0) {
               reuses++;
             }
             live.add(dev.allocate("w#0", "b", bytes, async));
@@ -364,7 +364,7 @@ class SimulatedDeviceTest {
         } else if (kind < 9 && !live.isEmpty()) {
           DeviceBuffer b = live.remove(rnd.nextInt(live.size()));
           dev.free(b);
-          model = model.free(b.bytes(), b.async());
+          model = model.free(b.bytes(), b.async(), 0);
         } else {
           dev.trim();
           model = model.trim();

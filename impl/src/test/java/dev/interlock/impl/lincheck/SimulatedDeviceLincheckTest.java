@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
 public class SimulatedDeviceLincheckTest {
   static final long VRAM = 16 * Sizes.GIB;
   private static final String OWNER = "lincheck";
+  /** Kernels launch on a stream that frees nothing, so a kernel's end (a sync of that stream) releases nothing. */
+  private static final String KERNELS = "lincheck-kernels";
 
   private final SimulatedDevice device = new SimulatedDevice(VRAM);
 
@@ -74,7 +76,7 @@ public class SimulatedDeviceLincheckTest {
       return "USE_AFTER_FREE";
     }
     try {
-      KernelRun run = device.launch(OWNER, "k", List.of(b), () -> {});
+      KernelRun run = device.launch(KERNELS, "k", List.of(b), () -> {});
       run.await();
       return "ok";
     } catch (BufferNotLiveException e) {
@@ -126,16 +128,16 @@ public class SimulatedDeviceLincheckTest {
 
   /** The sequential specification: the model's device memory, and the live buffers by id. */
   public static final class Spec {
-    private DeviceMemory memory = DeviceMemory.empty(VRAM);
+    private DeviceMemory memory = DeviceMemory.empty(VRAM, 1);
     private final Map<Integer, Boolean> asyncById = new TreeMap<>();
     private final Map<Integer, Long> bytesById = new TreeMap<>();
     private int allocated;
 
     public String alloc(int gib, boolean async) {
       long bytes = gib * Sizes.GIB;
-      var after = memory.alloc(bytes, async);
+      var after = memory.alloc(bytes, async, 0);
       if (after.isEmpty()) {
-        memory = memory.afterFailedAlloc(bytes, async);
+        memory = memory.afterFailedAlloc(bytes, async, 0);
         return "OOM";
       }
       memory = after.get();
@@ -149,7 +151,7 @@ public class SimulatedDeviceLincheckTest {
       if (!bytesById.containsKey(id)) {
         return "BAD_FREE";
       }
-      memory = memory.free(bytesById.remove(id), asyncById.remove(id));
+      memory = memory.free(bytesById.remove(id), asyncById.remove(id), 0);
       return "ok";
     }
 
@@ -163,6 +165,7 @@ public class SimulatedDeviceLincheckTest {
     }
 
     public String sync() {
+      memory = memory.synchronizeDevice();
       return "ok";
     }
 
@@ -171,7 +174,7 @@ public class SimulatedDeviceLincheckTest {
     }
 
     public long cached() {
-      return memory.cached() / Sizes.GIB;
+      return memory.cachedTotal() / Sizes.GIB;
     }
 
     public long used() {

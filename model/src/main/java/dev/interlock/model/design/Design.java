@@ -1,6 +1,11 @@
 package dev.interlock.model.design;
 
 import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Join;
+import dev.interlock.model.step.Spawn;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Names;
 import dev.interlock.model.step.Release;
@@ -14,16 +19,35 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * A lock design: device memory, mutexes, semaphores and roles.
+ * A lock design: device memory and its pool's release threshold, resident device buffers, mutexes,
+ * semaphores, roles and the tasks their threads spawn.
  *
- * <p>Every mutex and semaphore a step names is declared, and names are unique across mutexes,
- * semaphores and roles; the parser reports violations with positions before this constructor runs.
+ * <p>Every mutex, semaphore and task a step names is declared, and names are unique across
+ * mutexes, semaphores, roles and tasks; the parser reports violations with positions before this
+ * constructor runs.
  */
-public record Design(String name, long vram, List<String> mutexes, List<Semaphore> semaphores, List<Role> roles) {
+public record Design(String name, long vram, long poolThreshold, List<ResidentBuffer> buffers, List<String> mutexes,
+    List<Semaphore> semaphores, List<Role> roles, List<Task> tasks) {
+  /** {@code pool threshold max}: the pool keeps every freed byte until a trim. */
+  public static final long THRESHOLD_MAX = Long.MAX_VALUE;
+
   public Design {
     Names.require("design", name);
     if (vram < 1) {
       throw new IllegalArgumentException("design " + name + " needs positive vram, got " + vram);
+    }
+    if (poolThreshold < 0) {
+      throw new IllegalArgumentException("design " + name + " needs a non-negative pool threshold, got " + poolThreshold);
+    }
+    buffers = List.copyOf(buffers);
+    tasks = List.copyOf(tasks);
+    long resident = 0;
+    for (ResidentBuffer b : buffers) {
+      resident += b.bytes();
+    }
+    if (resident > vram) {
+      throw new IllegalArgumentException("design " + name + ": device buffers of " + Sizes.format(resident)
+          + " do not fit in " + Sizes.format(vram) + " vram");
     }
     mutexes = List.copyOf(mutexes);
     semaphores = List.copyOf(semaphores);
@@ -35,14 +59,30 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
     mutexes.forEach(m -> requireNew(seen, Names.require("mutex", m)));
     semaphores.forEach(s -> requireNew(seen, s.name()));
     roles.forEach(r -> requireNew(seen, r.name()));
+    tasks.forEach(t -> requireNew(seen, t.name()));
+    Set<String> bufferNames = new HashSet<>();
+    buffers.forEach(b -> requireNew(bufferNames, b.name()));
     for (Role r : roles) {
-      for (Step s : r.body()) {
-        String undeclared = undeclared(s, mutexes, semaphores);
-        if (undeclared != null) {
-          throw new IllegalArgumentException("role " + r.name() + ": " + undeclared + " in '" + s.text() + "'");
-        }
-      }
+      checkBody("role " + r.name(), r.body(), mutexes, semaphores, tasks, bufferNames);
     }
+    for (Task t : tasks) {
+      checkBody("task " + t.name(), t.body(), mutexes, semaphores, tasks, bufferNames);
+    }
+  }
+
+  /** This design with the five original parts: threshold 0, no device buffers, no tasks. */
+  public Design(String name, long vram, List<String> mutexes, List<Semaphore> semaphores, List<Role> roles) {
+    this(name, vram, 0, List.of(), mutexes, semaphores, roles, List.of());
+  }
+
+  private static void checkBody(String owner, List<Step> body, List<String> mutexes, List<Semaphore> semaphores,
+      List<Task> tasks, Set<String> residentBuffers) {
+    Steps.forEach(body, s -> {
+      String undeclared = undeclared(s, mutexes, semaphores, tasks, residentBuffers);
+      if (undeclared != null) {
+        throw new IllegalArgumentException(owner + ": " + undeclared + " in '" + s.text() + "'");
+      }
+    });
   }
 
   private static void requireNew(Set<String> seen, String n) {
@@ -51,8 +91,17 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
     }
   }
 
-  /** A description of what {@code s} names but the design does not declare, or null. */
-  static String undeclared(Step s, List<String> mutexes, List<Semaphore> semaphores) {
+  /** A description of what {@code s} names but the design does not declare (or may not touch), or null. */
+  static String undeclared(Step s, List<String> mutexes, List<Semaphore> semaphores, List<Task> tasks,
+      Set<String> residentBuffers) {
+    String task = s instanceof Spawn sp ? sp.task() : s instanceof Join j ? j.task() : null;
+    if (task != null && tasks.stream().noneMatch(t -> t.name().equals(task))) {
+      return "undeclared task " + task;
+    }
+    String buffer = s instanceof Alloc a ? a.buffer() : s instanceof Free f ? f.buffer() : null;
+    if (buffer != null && residentBuffers.contains(buffer)) {
+      return "device buffer " + buffer + " is allocated once for the whole run";
+    }
     String mutex = s instanceof Lock l ? l.mutex() : s instanceof Unlock u ? u.mutex() : null;
     if (mutex != null && !mutexes.contains(mutex)) {
       return "undeclared mutex " + mutex;
@@ -71,6 +120,16 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
   /** The role called {@code roleName}. */
   public Optional<Role> role(String roleName) {
     return roles.stream().filter(r -> r.name().equals(roleName)).findFirst();
+  }
+
+  /** The task called {@code taskName}. */
+  public Optional<Task> task(String taskName) {
+    return tasks.stream().filter(t -> t.name().equals(taskName)).findFirst();
+  }
+
+  /** Bytes of all device buffers, live from before any thread runs. */
+  public long residentBytes() {
+    return buffers.stream().mapToLong(ResidentBuffer::bytes).sum();
   }
 
   /** The index of a mutex in {@link #mutexes()}, or -1. */
@@ -94,7 +153,12 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
   }
 
   public Design withVram(long bytes) {
-    return new Design(name, bytes, mutexes, semaphores, roles);
+    return new Design(name, bytes, poolThreshold, buffers, mutexes, semaphores, roles, tasks);
+  }
+
+  /** This design with the pool's release threshold at {@code bytes} ({@link #THRESHOLD_MAX}: max). */
+  public Design withPoolThreshold(long bytes) {
+    return new Design(name, vram, bytes, buffers, mutexes, semaphores, roles, tasks);
   }
 
   /** This design with {@code roleName} running {@code n} threads. */
@@ -115,7 +179,7 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
     }
     List<Semaphore> copy = new ArrayList<>(semaphores);
     copy.set(i, new Semaphore(semaphore, n));
-    return new Design(name, vram, mutexes, copy, roles);
+    return new Design(name, vram, poolThreshold, buffers, mutexes, copy, roles, tasks);
   }
 
   /** This design with the per-role thread counts of {@code threads}, in role order. */
@@ -127,7 +191,7 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
     for (int i = 0; i < threads.length; i++) {
       copy.add(roles.get(i).withThreads(threads[i]));
     }
-    return new Design(name, vram, mutexes, semaphores, copy);
+    return new Design(name, vram, poolThreshold, buffers, mutexes, semaphores, copy, tasks);
   }
 
   private Design mapRole(String roleName, UnaryOperator<Role> f) {
@@ -135,6 +199,6 @@ public record Design(String name, long vram, List<String> mutexes, List<Semaphor
       throw new IllegalArgumentException("no role " + roleName + " in design " + name);
     }
     List<Role> copy = roles.stream().map(r -> r.name().equals(roleName) ? f.apply(r) : r).toList();
-    return new Design(name, vram, mutexes, semaphores, copy);
+    return new Design(name, vram, poolThreshold, buffers, mutexes, semaphores, copy, tasks);
   }
 }

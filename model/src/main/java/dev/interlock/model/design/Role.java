@@ -4,7 +4,11 @@ import dev.interlock.model.step.Names;
 import dev.interlock.model.step.Step;
 import java.util.List;
 
-/** {@code role NAME xTHREADS jobs JOBS} and its body: THREADS threads each run the body JOBS times. */
+/**
+ * {@code role NAME xTHREADS jobs JOBS} and its body: THREADS threads each run the body JOBS times.
+ *
+ * <p>A body's steps may nest: an {@code if free} step holds its branches.
+ */
 public record Role(String name, int threads, int jobs, List<Step> body) {
   public Role {
     Names.require("role", name);

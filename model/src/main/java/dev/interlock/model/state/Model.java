@@ -132,7 +132,7 @@ public final class Model {
 
   /** The device memory of state s. */
   public DeviceMemory memory(long[] s) {
-    return new DeviceMemory(design.vram(), s[LIVE], s[CACHE]);
+    return new DeviceMemory(design.vram(), 0, s[LIVE], 0, new long[] {s[CACHE]});
   }
 
   /** Bytes held by live buffers of all threads. */
@@ -272,15 +272,15 @@ public final class Model {
         if (l.buffer(w, b) != 0) {
           return code(ViolationKind.LEAK);
         }
-        Optional<DeviceMemory> after = memory(s).alloc(l.amount[pc], l.async[pc]);
+        Optional<DeviceMemory> after = memory(s).alloc(l.amount[pc], false, 0);
         if (after.isEmpty()) {
-          DeviceMemory failed = memory(s).afterFailedAlloc(l.amount[pc], l.async[pc]);
+          DeviceMemory failed = memory(s).afterFailedAlloc(l.amount[pc], false, 0);
           out[LIVE] = failed.live();
-          out[CACHE] = failed.cached();
+          out[CACHE] = failed.cachedTotal();
           return code(ViolationKind.OOM);
         }
         out[LIVE] = after.get().live();
-        out[CACHE] = after.get().cached();
+        out[CACHE] = after.get().cachedTotal();
         return advance(l, l.withBuffer(w, b, l.allocValue[pc]), out, slot);
       }
       case OP_FREE -> {
@@ -289,9 +289,9 @@ public final class Model {
         if (v == 0) {
           return code(ViolationKind.BAD_FREE);
         }
-        DeviceMemory after = memory(s).free(l.bufferBytes[b][v - 1], l.bufferAsync[b][v - 1]);
+        DeviceMemory after = memory(s).free(l.bufferBytes[b][v - 1], false, 0);
         out[LIVE] = after.live();
-        out[CACHE] = after.cached();
+        out[CACHE] = after.cachedTotal();
         return advance(l, l.withBuffer(w, b, 0), out, slot);
       }
       case OP_TRIM -> {
@@ -339,12 +339,12 @@ public final class Model {
     for (int b = 0; b < l.buffers.size(); b++) {
       int v = l.buffer(w, b);
       if (v != 0) {
-        memory = memory.free(l.bufferBytes[b][v - 1], l.bufferAsync[b][v - 1]);
+        memory = memory.free(l.bufferBytes[b][v - 1], false, 0);
       }
     }
     long[] out = s.clone();
     out[LIVE] = memory.live();
-    out[CACHE] = memory.cached();
+    out[CACHE] = memory.cachedTotal();
     out[THREADS + t] = initial()[THREADS + t];
     return out;
   }

@@ -239,6 +239,36 @@ final class RoleLayout {
         interval[pc] = intervalIds.get(s.name());
         return null;
       }
+
+      @Override
+      public Void syncStream(dev.interlock.model.step.SyncStream s) {
+        throw new UnsupportedOperationException(s.text());
+      }
+
+      @Override
+      public Void ifFree(dev.interlock.model.step.IfFree s) {
+        throw new UnsupportedOperationException(s.text());
+      }
+
+      @Override
+      public Void spawn(dev.interlock.model.step.Spawn s) {
+        throw new UnsupportedOperationException(s.text());
+      }
+
+      @Override
+      public Void join(dev.interlock.model.step.Join s) {
+        throw new UnsupportedOperationException(s.text());
+      }
+
+      @Override
+      public Void signal(dev.interlock.model.step.Signal s) {
+        throw new UnsupportedOperationException(s.text());
+      }
+
+      @Override
+      public Void await(dev.interlock.model.step.Wait s) {
+        throw new UnsupportedOperationException(s.text());
+      }
     });
   }
 

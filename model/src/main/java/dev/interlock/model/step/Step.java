@@ -6,7 +6,8 @@ package dev.interlock.model.step;
  * <p>Java 17 has no pattern matching in switch, so consumers implement {@link Visitor}: it has one
  * method per step kind, and adding a kind breaks every visitor at compile time.
  */
-public sealed interface Step permits Lock, Unlock, Acquire, Release, Alloc, Free, Trim, Sync, Interval {
+public sealed interface Step permits Lock, Unlock, Acquire, Release, Alloc, Free, Trim, Sync, SyncStream, Interval, IfFree,
+    Spawn, Join, Signal, Wait {
 
   /** The step as it is written in a design file, without comment, e.g. {@code alloc staged 12GiB}. */
   String text();
@@ -35,5 +36,17 @@ public sealed interface Step permits Lock, Unlock, Acquire, Release, Alloc, Free
     R kernel(Kernel s);
 
     R cpu(Cpu s);
+
+    R syncStream(SyncStream s);
+
+    R ifFree(IfFree s);
+
+    R spawn(Spawn s);
+
+    R join(Join s);
+
+    R signal(Signal s);
+
+    R await(Wait s);
   }
 }
