@@ -104,7 +104,7 @@ public final class Explorer {
       boolean moved = false;
       boolean unfinished = false;
       for (int t = 0; t < threads; t++) {
-        if (symmetry && t > 0 && model.sameLocalState(s, t - 1, t)) {
+        if (symmetry && model.symmetricToEarlier(s, t)) {
           continue;
         }
         int code = model.step(s, t, out);

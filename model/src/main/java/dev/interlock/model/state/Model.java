@@ -1,25 +1,25 @@
 package dev.interlock.model.state;
 
-import static dev.interlock.model.state.RoleLayout.OP_ACQUIRE;
-import static dev.interlock.model.state.RoleLayout.OP_ALLOC;
-import static dev.interlock.model.state.RoleLayout.OP_CPU;
-import static dev.interlock.model.state.RoleLayout.OP_FREE;
-import static dev.interlock.model.state.RoleLayout.OP_KERNEL;
-import static dev.interlock.model.state.RoleLayout.OP_LOCK;
-import static dev.interlock.model.state.RoleLayout.OP_RELEASE;
-import static dev.interlock.model.state.RoleLayout.OP_SYNC;
-import static dev.interlock.model.state.RoleLayout.OP_TRIM;
-import static dev.interlock.model.state.RoleLayout.OP_UNLOCK;
+import static dev.interlock.model.state.Code.KEPT;
+import static dev.interlock.model.state.Code.RESIDENT;
+import static dev.interlock.model.state.WorkerLayout.DONE;
+import static dev.interlock.model.state.WorkerLayout.IDLE;
+import static dev.interlock.model.state.WorkerLayout.RUNNING;
 
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.ResidentBuffer;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import dev.interlock.model.step.Wait;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -32,17 +32,21 @@ import java.util.Optional;
  *
  * <p>This class is the single oracle: the exhaustive checker, random schedules, trace replay and
  * the property tests all step states through it. A state is a {@code long[]}: slot 0 holds the
- * pool's cached bytes, slot 1 the live bytes of all threads (derived, kept for speed), and slot
- * {@code 2 + t} thread t packed by its {@link RoleLayout}. Threads are numbered in role order.
+ * pool's cached bytes, slot 1 the live bytes, slot 2 the live bytes allocated asynchronously (all
+ * three derived, kept for speed), then one block per worker packed by its role's
+ * {@link WorkerLayout}. A worker is a role thread with the task threads its jobs spawn; threads are
+ * numbered worker by worker in role order, the role thread first, then its task threads frame by
+ * frame and node by node.
  *
- * <p>Device memory follows {@link DeviceMemory}'s rules, as measured on an H200.
+ * <p>Device memory follows {@link DeviceMemory}'s rules, as measured on an H200; each thread has
+ * its own stream.
  */
 public final class Model {
   /** The thread took a step. */
   public static final int MOVED = 0;
-  /** The thread waits (mutex held by another, permits not available, sync during a kernel). */
+  /** The thread waits (mutex held by another, permits not available, sync during a kernel, wait, join). */
   public static final int BLOCKED = 1;
-  /** The thread has run all its jobs. */
+  /** The thread has run all its jobs, or is a task thread that is not running. */
   public static final int FINISHED = 2;
 
   private static final int VIOLATION_BASE = 16;
@@ -50,53 +54,108 @@ public final class Model {
 
   private static final int CACHE = 0;
   private static final int LIVE = 1;
-  private static final int THREADS = 2;
+  private static final int LIVE_ASYNC = 2;
+  private static final int HEADER = 3;
 
   private final Design design;
-  private final RoleLayout[] layouts;
-  private final int[] roleOfThread;
+  private final WorkerLayout[] layouts;
   private final int[] roleStart;
+  private final int[] roleOfThread;
+  private final int[] workerOfThread;
+  private final int[] posOfThread;
+  private final int[] workerBase;
+  private final int[] workerRole;
+  private final int[] workerFirstThread;
   private final int threads;
+  private final int width;
   private final List<String> intervalNames;
   private final long[] initialPermits;
+  /** Bytes per unit of a stream's cache field; 0 when no step allocates asynchronously (no cache fields). */
+  private final long cacheUnit;
 
   public Model(Design design) {
     this.design = design;
     Map<String, Integer> intervalIds = new LinkedHashMap<>();
-    for (Role r : design.roles()) {
-      for (Step s : r.body()) {
+    List<List<Step>> bodies = new ArrayList<>();
+    design.roles().forEach(r -> bodies.add(r.body()));
+    design.tasks().forEach(t -> bodies.add(t.body()));
+    boolean anyAsync = false;
+    long unit = design.vram();
+    for (List<Step> body : bodies) {
+      for (Step s : Steps.flatten(body)) {
         if (s instanceof Interval i) {
           intervalIds.putIfAbsent(i.name(), intervalIds.size());
         }
+        if (s instanceof Alloc a) {
+          anyAsync |= a.async();
+          unit = gcd(unit, a.bytes());
+        }
       }
     }
+    for (ResidentBuffer b : design.buffers()) {
+      unit = gcd(unit, b.bytes());
+    }
+    if (design.poolThreshold() != Design.THRESHOLD_MAX && design.poolThreshold() > 0) {
+      unit = gcd(unit, design.poolThreshold());
+    }
+    cacheUnit = anyAsync ? unit : 0;
+    int cacheBits = anyAsync ? Field.bitsFor(design.vram() / unit) : 0;
     intervalNames = List.copyOf(intervalIds.keySet());
-    layouts = new RoleLayout[design.roles().size()];
+    layouts = new WorkerLayout[design.roles().size()];
     roleStart = new int[layouts.length + 1];
+    int workers = 0;
+    int nThreads = 0;
     for (int r = 0; r < layouts.length; r++) {
-      layouts[r] = new RoleLayout(design, design.roles().get(r), intervalIds);
-      roleStart[r + 1] = roleStart[r] + design.roles().get(r).threads();
+      Role role = design.roles().get(r);
+      layouts[r] = new WorkerLayout(design, role, intervalIds, cacheBits);
+      workers += role.threads();
+      nThreads += role.threads() * layouts[r].slots.length;
     }
-    threads = roleStart[layouts.length];
+    threads = nThreads;
     roleOfThread = new int[threads];
+    workerOfThread = new int[threads];
+    posOfThread = new int[threads];
+    workerBase = new int[workers];
+    workerRole = new int[workers];
+    workerFirstThread = new int[workers];
+    int w = 0;
+    int t = 0;
+    int base = HEADER;
     for (int r = 0; r < layouts.length; r++) {
-      Arrays.fill(roleOfThread, roleStart[r], roleStart[r + 1], r);
+      roleStart[r] = w;
+      for (int i = 0; i < design.roles().get(r).threads(); i++, w++) {
+        workerBase[w] = base;
+        workerRole[w] = r;
+        workerFirstThread[w] = t;
+        base += layouts[r].width;
+        for (int p = 0; p < layouts[r].slots.length; p++, t++) {
+          roleOfThread[t] = r;
+          workerOfThread[t] = w;
+          posOfThread[t] = p;
+        }
+      }
     }
+    roleStart[layouts.length] = w;
+    width = base;
     initialPermits = design.semaphores().stream().mapToLong(s -> s.permits()).toArray();
+  }
+
+  private static long gcd(long a, long b) {
+    return b == 0 ? a : gcd(b, a % b);
   }
 
   public Design design() {
     return design;
   }
 
-  /** Number of threads over all roles. */
+  /** Number of threads: role threads and every task thread their jobs can spawn. */
   public int threads() {
     return threads;
   }
 
   /** Length of a state array. */
   public int width() {
-    return THREADS + threads;
+    return width;
   }
 
   /** Index of the role of thread t, in design order. */
@@ -104,15 +163,27 @@ public final class Model {
     return roleOfThread[t];
   }
 
-  /** First thread of role r; threads of r are {@code roleStart(r) .. roleStart(r + 1) - 1}. */
-  public int roleStart(int r) {
-    return roleStart[r];
+  /** The worker (role thread with its tasks) thread t belongs to; workers are numbered in role order. */
+  public int workerOf(int t) {
+    return workerOfThread[t];
   }
 
-  /** The name of thread t: {@code role#i}, i counted within its role from 0. */
+  /** Whether thread t is a role thread (not a task thread). */
+  public boolean isRoleThread(int t) {
+    return posOfThread[t] == 0;
+  }
+
+  /** The name of thread t: {@code role#i}, or {@code role#i/TASK@J[.k]} for a task thread. */
   public String threadName(int t) {
-    int r = roleOfThread[t];
-    return design.roles().get(r).name() + "#" + (t - roleStart[r]);
+    int w = workerOfThread[t];
+    int r = workerRole[w];
+    String roleThread = design.roles().get(r).name() + "#" + (w - roleStart[r]);
+    int p = posOfThread[t];
+    if (p == 0) {
+      return roleThread;
+    }
+    WorkerLayout.Slot x = layouts[r].slots[p];
+    return layouts[r].tree.threadName(roleThread, x.frame, x.node);
   }
 
   /** The thread called {@code name}, or -1. */
@@ -125,17 +196,74 @@ public final class Model {
     return -1;
   }
 
-  /** The initial state: every thread at the first step of its first job, nothing allocated. */
+  /** The initial state: every role thread at the first step of its first job, only device buffers allocated. */
   public long[] initial() {
-    return new long[width()];
+    long[] s = new long[width];
+    s[LIVE] = design.residentBytes();
+    return s;
   }
 
-  /** The device memory of state s. */
+  /** The device memory of state s, its streams in thread order. */
   public DeviceMemory memory(long[] s) {
-    return new DeviceMemory(design.vram(), 0, s[LIVE], 0, new long[] {s[CACHE]});
+    long[] cached = new long[Math.max(1, threads)];
+    if (cacheUnit > 0) {
+      for (int t = 0; t < threads; t++) {
+        cached[t] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
+      }
+    }
+    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], cached);
   }
 
-  /** Bytes held by live buffers of all threads. */
+  /**
+   * The device memory of state s with its streams in symmetric order, and where each thread's stream is in it.
+   *
+   * <p>Where DeviceMemory must choose among streams with equal cached bytes it takes the lowest index; ordering the
+   * streams by their workers' contents (role, then the worker's block, then the thread's place in it) makes that
+   * choice the same for every permutation of a role's workers, as symmetry reduction requires.
+   */
+  private Streams streams(long[] s) {
+    if (cacheUnit == 0) {
+      return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], new long[1]),
+          null, null);
+    }
+    Integer[] workers = new Integer[workerBase.length];
+    for (int w = 0; w < workers.length; w++) {
+      workers[w] = w;
+    }
+    Arrays.sort(workers, (a, b) -> {
+      int ra = workerRole[a];
+      int rb = workerRole[b];
+      if (ra != rb) {
+        return Integer.compare(ra, rb);
+      }
+      int bw = layouts[ra].width;
+      return Arrays.compare(s, workerBase[a], workerBase[a] + bw, s, workerBase[b], workerBase[b] + bw);
+    });
+    int[] order = new int[threads];
+    int[] index = new int[threads];
+    long[] cached = new long[threads];
+    int i = 0;
+    for (int w : workers) {
+      int n = layouts[workerRole[w]].slots.length;
+      for (int p = 0; p < n; p++, i++) {
+        int t = workerFirstThread[w] + p;
+        order[i] = t;
+        index[t] = i;
+        cached[i] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
+      }
+    }
+    return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], cached),
+        order, index);
+  }
+
+  /** A state's device memory in symmetric stream order: {@code order[i]} is the thread of stream i. */
+  private record Streams(DeviceMemory memory, int[] order, int[] index) {
+    int of(int t) {
+      return index == null ? 0 : index[t];
+    }
+  }
+
+  /** Bytes held by live buffers of all threads, device buffers included. */
   public long live(long[] s) {
     return s[LIVE];
   }
@@ -150,14 +278,26 @@ public final class Model {
     return s[LIVE] + s[CACHE];
   }
 
-  /** Whether every thread has run all its jobs. */
+  /** What cudaMemGetInfo reports as free: vram minus live and cached bytes. */
+  public long free(long[] s) {
+    return design.vram() - used(s);
+  }
+
+  /** Whether every role thread has run all its jobs and no task thread runs. */
   public boolean allFinished(long[] s) {
     for (int t = 0; t < threads; t++) {
-      if (!layout(t).finished(s[THREADS + t])) {
+      if (!done(s, t)) {
         return false;
       }
     }
     return true;
+  }
+
+  private boolean done(long[] s, int t) {
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int p = posOfThread[t];
+    return p == 0 ? l.job.get(s, base) == l.jobs : l.slots[p].status.get(s, base) != RUNNING;
   }
 
   /** Whether s is deadlocked: some thread is unfinished and no thread can take a step (or fail one). */
@@ -174,18 +314,20 @@ public final class Model {
     return unfinished;
   }
 
-  /** The step thread t takes next, empty when it has finished. */
+  /** The step thread t takes next, empty when it has finished or is a task thread that is not running. */
   public Optional<Step> nextStep(long[] s, int t) {
-    RoleLayout l = layout(t);
-    long w = s[THREADS + t];
-    return l.finished(w) ? Optional.empty() : Optional.of(l.role.body().get(l.pc(w)));
+    if (done(s, t)) {
+      return Optional.empty();
+    }
+    WorkerLayout.Slot x = slot(t);
+    return Optional.of(x.code.steps.get((int) x.pc.get(s, baseOf(t))));
   }
 
   /** The phase of thread t's next transition: begin or end of an interval, or empty for other steps. */
   public Optional<Phase> nextPhase(long[] s, int t) {
     return nextStep(s, t)
         .filter(Interval.class::isInstance)
-        .map(x -> RoleLayout.inside(s[THREADS + t]) ? Phase.END : Phase.BEGIN);
+        .map(x -> slot(t).inside.get(s, baseOf(t)) != 0 ? Phase.END : Phase.BEGIN);
   }
 
   /** Names of all intervals (kernel and cpu) in the design; an interval's id is its index here. */
@@ -195,26 +337,45 @@ public final class Model {
 
   /** The id of the interval thread t is inside, or -1. */
   public int insideInterval(long[] s, int t) {
-    long w = s[THREADS + t];
-    if (!RoleLayout.inside(w)) {
+    WorkerLayout.Slot x = slot(t);
+    int base = baseOf(t);
+    if (x.inside.get(s, base) == 0) {
       return -1;
     }
-    RoleLayout l = layout(t);
-    return l.interval[l.pc(w)];
+    return x.code.interval[(int) x.pc.get(s, base)];
   }
 
-  /** True when one thread is inside interval a while another is inside interval b. */
+  /** True when a thread is inside interval a while a thread of another worker is inside interval b. */
   public boolean overlaps(long[] s, int a, int b) {
+    return overlaps(s, a, b, false);
+  }
+
+  /**
+   * True when one thread is inside interval a while another is inside interval b; unless {@code sameWorker}, the two
+   * must belong to different workers (a role thread and its tasks count as one worker).
+   */
+  public boolean overlaps(long[] s, int a, int b, boolean sameWorker) {
     for (int i = 0; i < threads; i++) {
       if (insideInterval(s, i) == a) {
         for (int j = 0; j < threads; j++) {
-          if (j != i && insideInterval(s, j) == b) {
+          if (j != i && (sameWorker || workerOfThread[j] != workerOfThread[i]) && insideInterval(s, j) == b) {
             return true;
           }
         }
       }
     }
     return false;
+  }
+
+  /** What thread t's next step, an {@code if free}, reads in state s, and so which branch it takes. */
+  public long freeRead(long[] s) {
+    return free(s);
+  }
+
+  /** Whether thread t's next step is an {@code if free} whose condition holds in s (it takes the then branch). */
+  public boolean takesThen(long[] s, int t) {
+    Step step = nextStep(s, t).orElseThrow();
+    return step instanceof IfFree f && f.holds(free(s));
   }
 
   /**
@@ -226,126 +387,316 @@ public final class Model {
    *     cache; unchanged for other failed calls; post-step for a leak at job end)
    */
   public int step(long[] s, int t, long[] out) {
-    RoleLayout l = layout(t);
-    int slot = THREADS + t;
-    long w = s[slot];
-    if (l.finished(w)) {
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int p = posOfThread[t];
+    WorkerLayout.Slot x = l.slots[p];
+    if (p == 0 ? l.job.get(s, base) == l.jobs : x.status.get(s, base) != RUNNING) {
       return FINISHED;
     }
-    int pc = l.pc(w);
+    int frame = p == 0 ? l.mainFrame(s, base) : x.frame;
+    Code c = x.code;
+    int pc = (int) x.pc.get(s, base);
     System.arraycopy(s, 0, out, 0, s.length);
-    switch (l.op[pc]) {
-      case OP_LOCK -> {
-        int m = l.arg[pc];
-        if (l.holds(w, m)) {
+    switch (c.op[pc]) {
+      case Code.OP_LOCK -> {
+        int m = c.arg[pc];
+        if (x.mutex[m].get(s, base) != 0) {
           return code(ViolationKind.DEADLOCK);
         }
         if (heldByAnyone(s, m)) {
           return BLOCKED;
         }
-        return advance(l, w | (1L << l.mutexBit[m]), out, slot);
+        x.mutex[m].set(out, base, 1);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_UNLOCK -> {
-        int m = l.arg[pc];
-        if (!l.holds(w, m)) {
+      case Code.OP_UNLOCK -> {
+        int m = c.arg[pc];
+        if (!x.mutex[m].present() || x.mutex[m].get(s, base) == 0) {
           return code(ViolationKind.UNLOCK_NOT_HELD);
         }
-        return advance(l, w & ~(1L << l.mutexBit[m]), out, slot);
+        x.mutex[m].set(out, base, 0);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_ACQUIRE -> {
-        int sem = l.arg[pc];
-        if (l.amount[pc] > available(s, sem)) {
+      case Code.OP_ACQUIRE -> {
+        int sem = c.arg[pc];
+        if (c.amount[pc] > available(s, sem)) {
           return BLOCKED;
         }
-        return advance(l, l.withPermits(w, sem, l.permits(w, sem) + l.amount[pc]), out, slot);
+        x.permits[sem].set(out, base, x.permits[sem].get(s, base) + c.amount[pc]);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_RELEASE -> {
-        int sem = l.arg[pc];
-        int held = l.permits(w, sem);
-        if (l.amount[pc] > held) {
+      case Code.OP_RELEASE -> {
+        int sem = c.arg[pc];
+        long held = x.permits[sem].get(s, base);
+        if (c.amount[pc] > held) {
           return code(ViolationKind.RELEASE_EXCESS);
         }
-        return advance(l, l.withPermits(w, sem, held - l.amount[pc]), out, slot);
+        x.permits[sem].set(out, base, held - c.amount[pc]);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_ALLOC -> {
-        int b = l.arg[pc];
-        if (l.buffer(w, b) != 0) {
+      case Code.OP_ALLOC -> {
+        Field f = c.ref[pc] == KEPT ? l.kept[c.arg[pc]] : l.frameBuffer[frame][c.arg[pc]];
+        if (f.get(s, base) != 0) {
+          if (c.ref[pc] == KEPT) {
+            return advance(t, out, c.next[pc]);
+          }
           return code(ViolationKind.LEAK);
         }
-        Optional<DeviceMemory> after = memory(s).alloc(l.amount[pc], false, 0);
+        Streams st = streams(s);
+        Optional<DeviceMemory> after = st.memory().alloc(c.amount[pc], c.async[pc], st.of(t));
         if (after.isEmpty()) {
-          DeviceMemory failed = memory(s).afterFailedAlloc(l.amount[pc], false, 0);
-          out[LIVE] = failed.live();
-          out[CACHE] = failed.cachedTotal();
+          setMemory(out, st, st.memory().afterFailedAlloc(c.amount[pc], c.async[pc], st.of(t)));
           return code(ViolationKind.OOM);
         }
-        out[LIVE] = after.get().live();
-        out[CACHE] = after.get().cachedTotal();
-        return advance(l, l.withBuffer(w, b, l.allocValue[pc]), out, slot);
+        setMemory(out, st, after.get());
+        f.set(out, base, c.allocValue[pc]);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_FREE -> {
-        int b = l.arg[pc];
-        int v = l.buffer(w, b);
+      case Code.OP_FREE -> {
+        boolean kept = c.ref[pc] == KEPT;
+        Field f = kept ? l.kept[c.arg[pc]] : l.frameBuffer[frame][c.arg[pc]];
+        int v = (int) f.get(s, base);
         if (v == 0) {
           return code(ViolationKind.BAD_FREE);
         }
-        DeviceMemory after = memory(s).free(l.bufferBytes[b][v - 1], false, 0);
-        out[LIVE] = after.live();
-        out[CACHE] = after.cachedTotal();
-        return advance(l, l.withBuffer(w, b, 0), out, slot);
+        Alloc a = (kept ? l.keptAllocs : l.jobAllocs).get(c.arg[pc]).get(v - 1);
+        Streams st = streams(s);
+        setMemory(out, st, st.memory().free(a.bytes(), a.async(), st.of(t)));
+        f.set(out, base, 0);
+        return advance(t, out, c.next[pc]);
       }
-      case OP_TRIM -> {
-        out[CACHE] = 0;
-        return advance(l, w, out, slot);
+      case Code.OP_TRIM -> {
+        Streams st = streams(s);
+        setMemory(out, st, st.memory().trim());
+        return advance(t, out, c.next[pc]);
       }
-      case OP_SYNC -> {
-        return anyInsideKernel(s) ? BLOCKED : advance(l, w, out, slot);
-      }
-      case OP_KERNEL -> {
-        if (RoleLayout.inside(w)) {
-          return advance(l, w, out, slot);
+      case Code.OP_SYNC -> {
+        if (anyInsideKernel(s)) {
+          return BLOCKED;
         }
-        for (int b : l.uses[pc]) {
-          if (l.buffer(w, b) == 0) {
+        Streams st = streams(s);
+        setMemory(out, st, st.memory().synchronizeDevice());
+        return advance(t, out, c.next[pc]);
+      }
+      case Code.OP_SYNC_STREAM -> {
+        Streams st = streams(s);
+        setMemory(out, st, st.memory().synchronizeStream(st.of(t)));
+        return advance(t, out, c.next[pc]);
+      }
+      case Code.OP_KERNEL -> {
+        if (x.inside.get(s, base) != 0) {
+          if (cacheUnit > 0) {
+            Streams st = streams(s);
+            setMemory(out, st, st.memory().synchronizeStream(st.of(t)));
+          }
+          return advance(t, out, c.next[pc]);
+        }
+        int[] u = c.uses[pc];
+        for (int i = 0; i < u.length; i += 2) {
+          if (u[i] != RESIDENT && (u[i] == KEPT ? l.kept[u[i + 1]] : l.frameBuffer[frame][u[i + 1]]).get(s, base) == 0) {
             return code(ViolationKind.USE_AFTER_FREE);
           }
         }
-        out[slot] = w | 1L;
+        x.inside.set(out, base, 1);
         return MOVED;
       }
-      case OP_CPU -> {
-        if (RoleLayout.inside(w)) {
-          return advance(l, w, out, slot);
+      case Code.OP_CPU -> {
+        if (x.inside.get(s, base) != 0) {
+          return advance(t, out, c.next[pc]);
         }
-        out[slot] = w | 1L;
+        x.inside.set(out, base, 1);
         return MOVED;
       }
-      default -> throw new IllegalStateException("unknown op " + l.op[pc]);
+      case Code.OP_IF -> {
+        boolean then = c.atLeast[pc] ? free(s) >= c.amount[pc] : free(s) < c.amount[pc];
+        return advance(t, out, then ? c.next[pc] : c.elseTarget[pc]);
+      }
+      case Code.OP_SPAWN -> {
+        int node = l.childAt[x.node + 1][pc];
+        WorkerLayout.Slot child = l.slots[1 + frame * l.nodes + node];
+        child.status.set(out, base, RUNNING);
+        child.pc.set(out, base, 0);
+        child.inside.set(out, base, 0);
+        int task = l.nodeTask[node];
+        l.frameLast[frame][task].set(out, base, ordinalOf(l, task, node));
+        return advance(t, out, c.next[pc]);
+      }
+      case Code.OP_JOIN -> {
+        int task = c.arg[pc];
+        long last = l.frameLast[frame][task].get(s, base);
+        if (last != 0) {
+          int node = l.taskNodes[task][(int) last - 1];
+          if (l.slots[1 + frame * l.nodes + node].status.get(s, base) == RUNNING) {
+            return BLOCKED;
+          }
+        }
+        return advance(t, out, c.next[pc]);
+      }
+      case Code.OP_SIGNAL -> {
+        l.frameEvent[frame][c.arg[pc]].set(out, base, 1);
+        return advance(t, out, c.next[pc]);
+      }
+      case Code.OP_WAIT -> {
+        if (l.frameEvent[frame][c.arg[pc]].get(s, base) == 0) {
+          return BLOCKED;
+        }
+        return advance(t, out, c.next[pc]);
+      }
+      default -> throw new IllegalStateException("unknown op " + c.op[pc]);
+    }
+  }
+
+  private static long ordinalOf(WorkerLayout l, int task, int node) {
+    int[] nodes = l.taskNodes[task];
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i] == node) {
+        return i + 1;
+      }
+    }
+    throw new IllegalStateException("node " + node + " is not of task " + task);
+  }
+
+  /**
+   * Moves thread t (already changed in {@code out}) to pc {@code next}; at the end of a body ends the
+   * job's part of that thread: a role thread starts its next job, a task thread is done; a job whose
+   * thread and tasks are all done is closed (checked for leaks), and a worker that has run all its
+   * jobs releases its kept buffers.
+   */
+  private int advance(int t, long[] out, int next) {
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int p = posOfThread[t];
+    WorkerLayout.Slot x = l.slots[p];
+    x.inside.set(out, base, 0);
+    if (next < x.code.length) {
+      x.pc.set(out, base, next);
+      return MOVED;
+    }
+    x.pc.set(out, base, 0);
+    int frame;
+    boolean close;
+    if (p == 0) {
+      frame = l.mainFrame(out, base);
+      l.job.set(out, base, l.job.get(out, base) + 1);
+      close = !l.tasksRunning(out, base, frame);
+    } else {
+      frame = x.frame;
+      x.status.set(out, base, DONE);
+      boolean mainLeft = l.job.get(out, base) == l.jobs || l.mainFrame(out, base) != frame;
+      close = mainLeft && !l.tasksRunning(out, base, frame);
+    }
+    boolean leak = false;
+    if (close) {
+      leak = closeFrame(l, out, base, frame);
+      if (l.job.get(out, base) == l.jobs && noTasksRunning(l, out, base)) {
+        releaseKept(t, l, out, base);
+      }
+    }
+    return leak ? code(ViolationKind.LEAK) : MOVED;
+  }
+
+  /** Ends frame f's job: true when it leaks a buffer; clears its events, spawn records and finished task threads. */
+  private static boolean closeFrame(WorkerLayout l, long[] out, int base, int f) {
+    boolean leak = false;
+    for (Field b : l.frameBuffer[f]) {
+      leak |= b.get(out, base) != 0;
+    }
+    if (l.frames == 1 && l.nodes == 0) {
+      return leak;
+    }
+    for (Field e : l.frameEvent[f]) {
+      e.set(out, base, 0);
+    }
+    for (Field last : l.frameLast[f]) {
+      last.set(out, base, 0);
+    }
+    for (int n = 0; n < l.nodes; n++) {
+      WorkerLayout.Slot x = l.slots[1 + f * l.nodes + n];
+      x.status.set(out, base, IDLE);
+      x.pc.set(out, base, 0);
+    }
+    return leak;
+  }
+
+  private static boolean noTasksRunning(WorkerLayout l, long[] s, int base) {
+    for (int f = 0; f < l.frames; f++) {
+      if (l.tasksRunning(s, base, f)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Frees the worker's kept buffers, without a transition of their own, on the role thread's stream. */
+  private void releaseKept(int t, WorkerLayout l, long[] out, int base) {
+    int roleThread = workerFirstThread[workerOfThread[t]];
+    for (int k = 0; k < l.kept.length; k++) {
+      int v = (int) l.kept[k].get(out, base);
+      if (v != 0) {
+        Alloc a = l.keptAllocs.get(k).get(v - 1);
+        Streams st = streams(out);
+        setMemory(out, st, st.memory().free(a.bytes(), a.async(), st.of(roleThread)));
+        l.kept[k].set(out, base, 0);
+      }
+    }
+  }
+
+  /** Writes device memory m, in the stream order of {@code st}, into state s: the totals and each stream's cache. */
+  private void setMemory(long[] s, Streams st, DeviceMemory m) {
+    s[LIVE] = m.live();
+    s[LIVE_ASYNC] = m.liveAsync();
+    s[CACHE] = m.cachedTotal();
+    if (cacheUnit > 0) {
+      for (int i = 0; i < threads; i++) {
+        int t = st.order()[i];
+        slot(t).cache.set(s, baseOf(t), m.cached(i) / cacheUnit);
+      }
+    } else if (s[CACHE] != 0) {
+      throw new IllegalStateException("bytes cached in a design without async allocations");
     }
   }
 
   /**
-   * State s with thread t started afresh, as the engine leaves a thread whose job failed: the
-   * mutexes and permits t holds released, its live buffers freed (async ones into the pool's cache,
-   * by the alloc that made each), and t at the first step of its first job.
+   * State s with role thread t's worker started afresh, as the engine leaves a worker whose job failed: the mutexes
+   * and permits its threads hold released, its live buffers (its jobs' and its kept ones) freed on its stream, its
+   * tasks gone, and the role thread at the first step of its first job. Stream caches stay: they are the device's.
    *
-   * <p>For a thread that holds nothing this only forgets how many jobs it has run, which lets a
-   * sequential specification that runs jobs without end merge states that differ only in that count.
+   * <p>For a worker that holds nothing this only forgets how many jobs it has run, which lets a sequential
+   * specification that runs jobs without end merge states that differ only in that count.
    */
   public long[] restart(long[] s, int t) {
-    RoleLayout l = layout(t);
-    long w = s[THREADS + t];
-    DeviceMemory memory = memory(s);
-    for (int b = 0; b < l.buffers.size(); b++) {
-      int v = l.buffer(w, b);
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int roleThread = workerFirstThread[workerOfThread[t]];
+    Streams st = streams(s);
+    DeviceMemory memory = st.memory();
+    for (int k = 0; k < l.kept.length; k++) {
+      int v = (int) l.kept[k].get(s, base);
       if (v != 0) {
-        memory = memory.free(l.bufferBytes[b][v - 1], false, 0);
+        Alloc a = l.keptAllocs.get(k).get(v - 1);
+        memory = memory.free(a.bytes(), a.async(), st.of(roleThread));
+      }
+    }
+    for (int f = 0; f < l.frames; f++) {
+      for (int b = 0; b < l.frameBuffer[f].length; b++) {
+        int v = (int) l.frameBuffer[f][b].get(s, base);
+        if (v != 0) {
+          Alloc a = l.jobAllocs.get(b).get(v - 1);
+          memory = memory.free(a.bytes(), a.async(), st.of(roleThread));
+        }
       }
     }
     long[] out = s.clone();
-    out[LIVE] = memory.live();
-    out[CACHE] = memory.cachedTotal();
-    out[THREADS + t] = initial()[THREADS + t];
+    setMemory(out, st, memory);
+    long[] caches = new long[l.slots.length];
+    for (int p = 0; p < caches.length; p++) {
+      caches[p] = l.slots[p].cache.get(out, base);
+    }
+    Arrays.fill(out, base, base + l.width, 0);
+    for (int p = 0; p < caches.length; p++) {
+      l.slots[p].cache.set(out, base, caches[p]);
+    }
     return out;
   }
 
@@ -358,21 +709,9 @@ public final class Model {
     return VIOLATION_BASE + k.ordinal();
   }
 
-  /** Moves past the current step; at the end of the body checks for leaks and starts the next job. */
-  private int advance(RoleLayout l, long w, long[] out, int slot) {
-    int pc = l.pc(w) + 1;
-    if (pc < l.length) {
-      out[slot] = l.at(w, l.job(w), pc);
-      return MOVED;
-    }
-    int job = l.job(w) + 1;
-    out[slot] = l.at(w, job, 0);
-    return l.firstLiveBuffer(w) >= 0 ? code(ViolationKind.LEAK) : MOVED;
-  }
-
   private boolean heldByAnyone(long[] s, int mutex) {
     for (int t = 0; t < threads; t++) {
-      if (layout(t).holds(s[THREADS + t], mutex)) {
+      if (slot(t).mutex[mutex].get(s, baseOf(t)) != 0) {
         return true;
       }
     }
@@ -382,61 +721,99 @@ public final class Model {
   private long available(long[] s, int sem) {
     long held = 0;
     for (int t = 0; t < threads; t++) {
-      held += layout(t).permits(s[THREADS + t], sem);
+      held += slot(t).permits[sem].get(s, baseOf(t));
     }
     return initialPermits[sem] - held;
   }
 
   private boolean anyInsideKernel(long[] s) {
     for (int t = 0; t < threads; t++) {
-      long w = s[THREADS + t];
-      if (RoleLayout.inside(w)) {
-        RoleLayout l = layout(t);
-        if (l.op[l.pc(w)] == OP_KERNEL) {
-          return true;
-        }
+      WorkerLayout.Slot x = slot(t);
+      int base = baseOf(t);
+      if (x.inside.get(s, base) != 0 && x.code.op[(int) x.pc.get(s, base)] == Code.OP_KERNEL) {
+        return true;
       }
     }
     return false;
   }
 
-  private RoleLayout layout(int t) {
+  private WorkerLayout layout(int t) {
     return layouts[roleOfThread[t]];
   }
 
+  private WorkerLayout.Slot slot(int t) {
+    return layouts[roleOfThread[t]].slots[posOfThread[t]];
+  }
+
+  private int baseOf(int t) {
+    return workerBase[workerOfThread[t]];
+  }
+
   /**
-   * Puts s in canonical form under the symmetry of interchangeable threads: sorts each role's words.
+   * Puts s in canonical form under the symmetry of interchangeable workers: sorts each role's worker blocks.
    *
-   * <p>Threads of one role run the same body, so permuting them gives an equivalent state; sorting
-   * picks one representative, which shrinks the state space by up to threads! per role.
+   * <p>Workers of one role run the same bodies, so permuting them (each with its task threads) gives an equivalent
+   * state; sorting picks one representative, which shrinks the state space by up to workers! per role.
    */
   public void canonicalize(long[] s) {
     for (int r = 0; r < layouts.length; r++) {
-      int from = THREADS + roleStart[r];
-      int to = THREADS + roleStart[r + 1];
-      for (int i = from + 1; i < to; i++) {
-        long x = s[i];
+      int n = roleStart[r + 1] - roleStart[r];
+      if (n < 2) {
+        continue;
+      }
+      int bw = layouts[r].width;
+      int from = workerBase[roleStart[r]];
+      if (bw == 1) {
+        for (int i = from + 1; i < from + n; i++) {
+          long v = s[i];
+          int j = i - 1;
+          while (j >= from && s[j] > v) {
+            s[j + 1] = s[j];
+            j--;
+          }
+          s[j + 1] = v;
+        }
+        continue;
+      }
+      long[] tmp = new long[bw];
+      for (int i = 1; i < n; i++) {
+        System.arraycopy(s, from + i * bw, tmp, 0, bw);
         int j = i - 1;
-        while (j >= from && s[j] > x) {
-          s[j + 1] = s[j];
+        while (j >= 0 && Arrays.compare(s, from + j * bw, from + j * bw + bw, tmp, 0, bw) > 0) {
+          System.arraycopy(s, from + j * bw, s, from + (j + 1) * bw, bw);
           j--;
         }
-        s[j + 1] = x;
+        System.arraycopy(tmp, 0, s, from + (j + 1) * bw, bw);
       }
     }
   }
 
-  /** Whether threads a and b are of one role and in identical local states, so their moves are symmetric. */
-  public boolean sameLocalState(long[] s, int a, int b) {
-    return roleOfThread[a] == roleOfThread[b] && s[THREADS + a] == s[THREADS + b];
+  /**
+   * Whether thread t's move from s is symmetric to a move already considered: t belongs to a worker whose block
+   * equals the previous worker's of the same role, so the same thread of that worker moves to an equivalent state.
+   */
+  public boolean symmetricToEarlier(long[] s, int t) {
+    int w = workerOfThread[t];
+    int r = workerRole[w];
+    if (w == roleStart[r]) {
+      return false;
+    }
+    int bw = layouts[r].width;
+    int a = workerBase[w - 1];
+    int b = workerBase[w];
+    return Arrays.equals(s, a, a + bw, s, b, b + bw);
   }
 
   /** The thread of concrete state s that corresponds to thread tc of {@code canonical}, a permutation of s. */
   public int correspondingThread(long[] s, long[] canonical, int tc) {
-    int r = roleOfThread[tc];
-    for (int t = roleStart[r]; t < roleStart[r + 1]; t++) {
-      if (s[THREADS + t] == canonical[THREADS + tc]) {
-        return t;
+    int wc = workerOfThread[tc];
+    int r = workerRole[wc];
+    int bw = layouts[r].width;
+    int cb = workerBase[wc];
+    for (int w = roleStart[r]; w < roleStart[r + 1]; w++) {
+      int b = workerBase[w];
+      if (Arrays.equals(s, b, b + bw, canonical, cb, cb + bw)) {
+        return workerFirstThread[w] + posOfThread[tc];
       }
     }
     throw new IllegalArgumentException("state is not a permutation of the canonical one");
@@ -444,27 +821,51 @@ public final class Model {
 
   /** A readable snapshot of thread t. */
   public ThreadView view(long[] s, int t) {
-    RoleLayout l = layout(t);
-    long w = s[THREADS + t];
+    WorkerLayout l = layout(t);
+    WorkerLayout.Slot x = slot(t);
+    int base = baseOf(t);
     List<String> mutexes = new ArrayList<>();
     for (int m = 0; m < design.mutexes().size(); m++) {
-      if (l.holds(w, m)) {
+      if (x.mutex[m].get(s, base) != 0) {
         mutexes.add(design.mutexes().get(m));
       }
     }
     Map<String, Integer> permits = new LinkedHashMap<>();
     for (int sem = 0; sem < design.semaphores().size(); sem++) {
-      if (l.permits(w, sem) > 0) {
-        permits.put(design.semaphores().get(sem).name(), l.permits(w, sem));
+      if (x.permits[sem].get(s, base) > 0) {
+        permits.put(design.semaphores().get(sem).name(), (int) x.permits[sem].get(s, base));
       }
     }
+    int job = posOfThread[t] == 0 ? (int) l.job.get(s, base) : x.frame;
+    boolean done = done(s, t);
     Map<String, Long> buffers = new LinkedHashMap<>();
-    for (int b = 0; b < l.buffers.size(); b++) {
-      if (l.buffer(w, b) != 0) {
-        buffers.put(l.buffers.get(b), l.bufferBytes(w, b));
+    if (!done) {
+      buffers.putAll(jobBuffers(l, s, base, posOfThread[t] == 0 ? l.mainFrame(s, base) : x.frame));
+    }
+    buffers.putAll(keptBuffers(l, s, base));
+    return new ThreadView(threadName(t), job, nextStep(s, t), x.inside.get(s, base) != 0, mutexes, permits, buffers);
+  }
+
+  private static Map<String, Long> jobBuffers(WorkerLayout l, long[] s, int base, int frame) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (int b = 0; b < l.jobBuffers.size(); b++) {
+      int v = (int) l.frameBuffer[frame][b].get(s, base);
+      if (v != 0) {
+        out.put(l.jobBuffers.get(b), l.jobAllocs.get(b).get(v - 1).bytes());
       }
     }
-    return new ThreadView(threadName(t), l.job(w), nextStep(s, t), RoleLayout.inside(w), mutexes, permits, buffers);
+    return out;
+  }
+
+  private static Map<String, Long> keptBuffers(WorkerLayout l, long[] s, int base) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (int k = 0; k < l.keptBuffers.size(); k++) {
+      int v = (int) l.kept[k].get(s, base);
+      if (v != 0) {
+        out.put(l.keptBuffers.get(k), l.keptAllocs.get(k).get(v - 1).bytes());
+      }
+    }
+    return out;
   }
 
   /** Why thread t's next step from s is the violation {@code kind}, in words. */
@@ -479,9 +880,9 @@ public final class Model {
             + Sizes.format(design.vram()) + " vram" + liveBuffers(s);
       }
       case DEADLOCK -> who + ": locks a mutex it already holds";
-      case LEAK -> v.next().orElseThrow() instanceof Alloc a && v.buffers().containsKey(a.buffer())
+      case LEAK -> v.next().orElseThrow() instanceof Alloc a && v.buffers().containsKey(a.buffer()) && !a.keep()
           ? who + ": " + a.buffer() + " is still live, its earlier allocation leaks"
-          : who + ": job " + (v.job() + 1) + " ends with live buffers " + v.buffers().keySet();
+          : v.name() + ": job " + (v.job() + 1) + " ends with live buffers " + leakedBuffers(s, t);
       case USE_AFTER_FREE -> who + ": uses a buffer that is not live (live: " + v.buffers().keySet() + ")";
       case BAD_FREE -> who + ": the buffer is not live";
       case UNLOCK_NOT_HELD -> who + ": the mutex is not held by this thread";
@@ -492,11 +893,27 @@ public final class Model {
     };
   }
 
+  private List<String> leakedBuffers(long[] s, int t) {
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : slot(t).frame;
+    return List.copyOf(jobBuffers(l, s, base, frame).keySet());
+  }
+
   private String liveBuffers(long[] s) {
     List<String> parts = new ArrayList<>();
-    for (int t = 0; t < threads; t++) {
-      String name = threadName(t);
-      view(s, t).buffers().forEach((b, bytes) -> parts.add(name + "." + b + "=" + Sizes.format(bytes)));
+    for (ResidentBuffer b : design.buffers()) {
+      parts.add(b.name() + "=" + Sizes.format(b.bytes()));
+    }
+    for (int w = 0; w < workerBase.length; w++) {
+      WorkerLayout l = layouts[workerRole[w]];
+      String name = threadName(workerFirstThread[w]);
+      int base = workerBase[w];
+      for (int f = 0; f < l.frames; f++) {
+        String prefix = l.frames == 1 ? name : name + "@" + (f + 1);
+        jobBuffers(l, s, base, f).forEach((b, bytes) -> parts.add(prefix + "." + b + "=" + Sizes.format(bytes)));
+      }
+      keptBuffers(l, s, base).forEach((b, bytes) -> parts.add(name + "." + b + "=" + Sizes.format(bytes) + " kept"));
     }
     return parts.isEmpty() ? "" : " (live: " + String.join(", ", parts) + ")";
   }
@@ -507,22 +924,36 @@ public final class Model {
     for (int t = 0; t < threads; t++) {
       ThreadView v = view(s, t);
       if (v.next().isPresent()) {
-        parts.add(v.name() + " " + v.position() + waitsFor(s, v.next().get()));
+        parts.add(v.name() + " " + v.position() + waitsFor(s, t, v.next().get()));
       }
     }
     return "no thread can move: " + String.join("; ", parts);
   }
 
-  private String waitsFor(long[] s, Step step) {
+  private String waitsFor(long[] s, int t, Step step) {
     if (step instanceof Lock lock) {
-      for (int t = 0; t < threads; t++) {
-        if (view(s, t).mutexes().contains(lock.mutex())) {
-          return ", held by " + threadName(t);
+      for (int u = 0; u < threads; u++) {
+        if (view(s, u).mutexes().contains(lock.mutex())) {
+          return ", held by " + threadName(u);
         }
       }
     }
     if (step instanceof Acquire a) {
       return ", " + available(s, design.semaphoreIndex(a.semaphore())) + " available";
+    }
+    if (step instanceof Wait w) {
+      return ", waits for event " + w.event() + " of its job, never signalled";
+    }
+    if (step instanceof Join j) {
+      WorkerLayout l = layout(t);
+      int base = baseOf(t);
+      int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : slot(t).frame;
+      int task = l.tasks.indexOf(j.task());
+      long last = l.frameLast[frame][task].get(s, base);
+      if (last != 0) {
+        int node = l.taskNodes[task][(int) last - 1];
+        return ", waits for " + threadName(workerFirstThread[workerOfThread[t]] + 1 + frame * l.nodes + node);
+      }
     }
     return "";
   }

@@ -1,0 +1,288 @@
+package dev.interlock.model.state;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.ResidentBuffer;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.design.SpawnTree;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import dev.interlock.model.step.Wait;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How one worker of a role (its role thread, and the task threads its jobs spawn) is packed into a
+ * block of {@code long}s, and its bodies compiled.
+ *
+ * <p>The checker visits millions of states; packing keeps states small, hashing cheap and symmetry
+ * reduction a sort of blocks. A worker has: its role thread (inside, pc, job, mutexes, permits,
+ * stream cache), its kept buffers, and per job frame the job's buffers, events, the last spawned
+ * instance of each task, and one task thread per {@link SpawnTree} node (status, inside, pc,
+ * mutexes, permits, stream cache). A role that spawns nothing has one frame; one that spawns has a
+ * frame per job, since a job's tasks may outlive the job's thread.
+ */
+final class WorkerLayout {
+  static final int IDLE = 0;
+  static final int RUNNING = 1;
+  static final int DONE = 2;
+
+  /** One thread of a worker: the role thread (node -1) or a task thread of one frame. */
+  static final class Slot {
+    final Code code;
+    final int frame;
+    final int node;
+    final Field inside;
+    final Field pc;
+    final Field status;
+    final Field cache;
+    final Field[] mutex;
+    final Field[] permits;
+
+    Slot(Code code, int frame, int node, Field inside, Field pc, Field status, Field cache, Field[] mutex,
+        Field[] permits) {
+      this.code = code;
+      this.frame = frame;
+      this.node = node;
+      this.inside = inside;
+      this.pc = pc;
+      this.status = status;
+      this.cache = cache;
+      this.mutex = mutex;
+      this.permits = permits;
+    }
+  }
+
+  final Role role;
+  final int jobs;
+  final SpawnTree tree;
+  final int frames;
+  final int nodes;
+  final Code main;
+  /** Per node: its task's code; per node + 1 (0: the role thread) and pc: the node a spawn there starts. */
+  final Code[] nodeCode;
+  final int[][] childAt;
+  final List<String> jobBuffers = new ArrayList<>();
+  final List<String> keptBuffers = new ArrayList<>();
+  final List<String> events = new ArrayList<>();
+  final List<String> tasks = new ArrayList<>();
+  /** Per job or kept buffer: size and async flag of the buffer made by the alloc whose 1-based index the field holds. */
+  final List<List<Alloc>> jobAllocs = new ArrayList<>();
+  final List<List<Alloc>> keptAllocs = new ArrayList<>();
+  /** Per task index: its nodes in ordinal order. */
+  final int[][] taskNodes;
+  final int[] nodeTask;
+
+  final Slot[] slots;
+  final Field job;
+  final Field[] kept;
+  final Field[][] frameBuffer;
+  final Field[][] frameEvent;
+  final Field[][] frameLast;
+  final int width;
+
+  WorkerLayout(Design design, Role role, Map<String, Integer> intervalIds, int cacheBits) {
+    this.role = role;
+    this.jobs = role.jobs();
+    this.tree = SpawnTree.of(design, role);
+    this.nodes = tree.size();
+    this.frames = nodes == 0 ? 1 : jobs;
+    List<List<Step>> bodies = new ArrayList<>();
+    bodies.add(role.body());
+    for (SpawnTree.Node n : tree.nodes()) {
+      bodies.add(design.task(n.task()).orElseThrow().body());
+      if (!tasks.contains(n.task())) {
+        tasks.add(n.task());
+      }
+    }
+    List<String> resident = design.buffers().stream().map(ResidentBuffer::name).toList();
+    for (List<Step> body : bodies) {
+      Steps.forEach(body, s -> {
+        if (s instanceof Alloc a) {
+          List<String> names = a.keep() ? keptBuffers : jobBuffers;
+          List<List<Alloc>> allocs = a.keep() ? keptAllocs : jobAllocs;
+          int i = names.indexOf(a.buffer());
+          if (i < 0) {
+            names.add(a.buffer());
+            allocs.add(new ArrayList<>());
+            i = names.size() - 1;
+          }
+          if (!allocs.get(i).contains(a)) {
+            allocs.get(i).add(a);
+          }
+        } else if (s instanceof Signal sig && !events.contains(sig.event())) {
+          events.add(sig.event());
+        } else if (s instanceof Wait w && !events.contains(w.event())) {
+          events.add(w.event());
+        }
+      });
+    }
+    for (List<Step> body : bodies) {
+      Steps.forEach(body, s -> {
+        List<String> named = s instanceof Free f ? List.of(f.buffer()) : s instanceof Kernel k ? k.uses() : List.of();
+        for (String b : named) {
+          if (!resident.contains(b) && !keptBuffers.contains(b) && !jobBuffers.contains(b)) {
+            jobBuffers.add(b);
+            jobAllocs.add(new ArrayList<>());
+          }
+        }
+      });
+    }
+    Code.Names names = new Code.Names() {
+      @Override
+      public int mutex(String name) {
+        return design.mutexIndex(name);
+      }
+
+      @Override
+      public int semaphore(String name) {
+        return design.semaphoreIndex(name);
+      }
+
+      @Override
+      public int buffer(String name, boolean k) {
+        return (k ? keptBuffers : jobBuffers).indexOf(name);
+      }
+
+      @Override
+      public boolean isKept(String name) {
+        return keptBuffers.contains(name);
+      }
+
+      @Override
+      public boolean isResident(String name) {
+        return resident.contains(name);
+      }
+
+      @Override
+      public long allocValue(Alloc a) {
+        List<List<Alloc>> allocs = a.keep() ? keptAllocs : jobAllocs;
+        return allocs.get(buffer(a.buffer(), a.keep())).indexOf(a) + 1;
+      }
+
+      @Override
+      public int event(String name) {
+        return events.indexOf(name);
+      }
+
+      @Override
+      public int task(String name) {
+        return tasks.indexOf(name);
+      }
+
+      @Override
+      public int interval(String name) {
+        return intervalIds.get(name);
+      }
+    };
+    main = new Code(role.body(), names);
+    nodeCode = new Code[nodes];
+    for (int n = 0; n < nodes; n++) {
+      nodeCode[n] = new Code(bodies.get(n + 1), names);
+    }
+    childAt = new int[nodes + 1][];
+    for (int p = -1; p < nodes; p++) {
+      Code c = p < 0 ? main : nodeCode[p];
+      childAt[p + 1] = new int[c.length];
+      for (int pc = 0; pc < c.length; pc++) {
+        childAt[p + 1][pc] = c.op[pc] == Code.OP_SPAWN ? tree.child(p, pc) : -1;
+      }
+    }
+    nodeTask = new int[nodes];
+    taskNodes = new int[tasks.size()][];
+    for (int t = 0; t < tasks.size(); t++) {
+      String name = tasks.get(t);
+      taskNodes[t] = tree.nodes().stream().filter(n -> n.task().equals(name)).mapToInt(SpawnTree.Node::id).toArray();
+      for (int n : taskNodes[t]) {
+        nodeTask[n] = t;
+      }
+    }
+
+    Field.Allocator fields = new Field.Allocator();
+    slots = new Slot[1 + frames * nodes];
+    Field mainInside = fields.add(1);
+    Field mainPc = fields.add(Field.bitsFor(main.length - 1));
+    job = fields.add(Field.bitsFor(jobs));
+    slots[0] = new Slot(main, -1, -1, mainInside, mainPc, Field.NONE, fields.add(cacheBits),
+        mutexFields(design, main, fields), permitFields(design, main, fields));
+    kept = new Field[keptBuffers.size()];
+    for (int k = 0; k < kept.length; k++) {
+      kept[k] = fields.add(Field.bitsFor(keptAllocs.get(k).size()));
+    }
+    frameBuffer = new Field[frames][jobBuffers.size()];
+    frameEvent = new Field[frames][events.size()];
+    frameLast = new Field[frames][tasks.size()];
+    for (int f = 0; f < frames; f++) {
+      for (int b = 0; b < jobBuffers.size(); b++) {
+        frameBuffer[f][b] = fields.add(Field.bitsFor(jobAllocs.get(b).size()));
+      }
+      for (int e = 0; e < events.size(); e++) {
+        frameEvent[f][e] = fields.add(1);
+      }
+      for (int t = 0; t < tasks.size(); t++) {
+        frameLast[f][t] = fields.add(Field.bitsFor(taskNodes[t].length));
+      }
+      for (int n = 0; n < nodes; n++) {
+        Code c = nodeCode[n];
+        slots[1 + f * nodes + n] = new Slot(c, f, n, fields.add(1), fields.add(Field.bitsFor(c.length - 1)),
+            fields.add(2), fields.add(cacheBits), mutexFields(design, c, fields), permitFields(design, c, fields));
+      }
+    }
+    width = fields.width();
+  }
+
+  private static Field[] mutexFields(Design design, Code code, Field.Allocator fields) {
+    Field[] out = new Field[design.mutexes().size()];
+    for (int m = 0; m < out.length; m++) {
+      boolean locks = false;
+      for (Step s : code.steps) {
+        locks |= s instanceof Lock l && l.mutex().equals(design.mutexes().get(m));
+      }
+      out[m] = locks ? fields.add(1) : Field.NONE;
+    }
+    return out;
+  }
+
+  private static Field[] permitFields(Design design, Code code, Field.Allocator fields) {
+    Field[] out = new Field[design.semaphores().size()];
+    for (int i = 0; i < out.length; i++) {
+      boolean acquires = false;
+      for (Step s : code.steps) {
+        acquires |= s instanceof Acquire a && a.semaphore().equals(design.semaphores().get(i).name());
+      }
+      out[i] = acquires ? fields.add(Field.bitsFor(design.semaphores().get(i).permits())) : Field.NONE;
+    }
+    return out;
+  }
+
+  /** The frame of the role thread's current job. */
+  int mainFrame(long[] s, int base) {
+    return frames == 1 ? 0 : (int) job.get(s, base);
+  }
+
+  /** Whether any task thread of frame f is running. */
+  boolean tasksRunning(long[] s, int base, int f) {
+    for (int n = 0; n < nodes; n++) {
+      if (slots[1 + f * nodes + n].status.get(s, base) == RUNNING) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Map from a buffer name to its index among the job buffers, for views. */
+  Map<String, Integer> jobBufferIndex() {
+    Map<String, Integer> m = new LinkedHashMap<>();
+    for (int i = 0; i < jobBuffers.size(); i++) {
+      m.put(jobBuffers.get(i), i);
+    }
+    return m;
+  }
+}
