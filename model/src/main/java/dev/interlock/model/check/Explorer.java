@@ -76,6 +76,7 @@ public final class Explorer {
       b = intervalId(options.overlap().get().b());
     }
     boolean wantOverlap = a >= 0;
+    boolean sameWorker = options.overlap().map(OverlapQuery::sameWorker).orElse(false);
     int w = model.width();
     int threads = model.threads();
     boolean symmetry = options.symmetry();
@@ -85,7 +86,7 @@ public final class Explorer {
     long[] init = model.initial();
     model.canonicalize(init);
     store.add(init, -1);
-    int witness = wantOverlap && model.overlaps(init, a, b) ? 0 : -1;
+    int witness = wantOverlap && model.overlaps(init, a, b, sameWorker) ? 0 : -1;
     long transitions = 0;
     boolean limit = false;
     int depth = 0;
@@ -130,7 +131,7 @@ public final class Explorer {
           break search;
         }
         int idx = store.add(out, cur);
-        if (idx >= 0 && witness < 0 && wantOverlap && model.overlaps(out, a, b)) {
+        if (idx >= 0 && witness < 0 && wantOverlap && model.overlaps(out, a, b, sameWorker)) {
           witness = idx;
         }
       }
@@ -152,7 +153,7 @@ public final class Explorer {
     Optional<Trace> witnessTrace = Optional.empty();
     if (witness >= 0) {
       OverlapQuery q = options.overlap().get();
-      witnessTrace = Optional.of(reconstruct(store, witness, -1, null, new Outcome.Overlapped(q.a(), q.b())).trace);
+      witnessTrace = Optional.of(reconstruct(store, witness, -1, null, new Outcome.Overlapped(q.a(), q.b(), q.sameWorker())).trace);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit);
@@ -244,7 +245,7 @@ public final class Explorer {
     if (outcome instanceof Outcome.Overlapped ov) {
       int a = model.intervalNames().indexOf(ov.a());
       int b = model.intervalNames().indexOf(ov.b());
-      tidier = new ScheduleTidier(model, null, st -> model.overlaps(st, a, b));
+      tidier = new ScheduleTidier(model, null, st -> model.overlaps(st, a, b, ov.sameWorker()));
     } else {
       tidier = new ScheduleTidier(model, failingThread >= 0 ? kind : null, model::deadlocked);
     }

@@ -168,6 +168,11 @@ public final class Model {
     return workerOfThread[t];
   }
 
+  /** The role thread of role r's first worker; role r's role threads are numbered from it, task threads between. */
+  public int roleStart(int r) {
+    return workerFirstThread[roleStart[r]];
+  }
+
   /** Whether thread t is a role thread (not a task thread). */
   public boolean isRoleThread(int t) {
     return posOfThread[t] == 0;
@@ -323,9 +328,16 @@ public final class Model {
     return Optional.of(x.code.steps.get((int) x.pc.get(s, baseOf(t))));
   }
 
-  /** The phase of thread t's next transition: begin or end of an interval, or empty for other steps. */
+  /**
+   * The phase of thread t's next transition: begin or end of an interval, the branch an {@code if free} takes from s,
+   * or empty for other steps.
+   */
   public Optional<Phase> nextPhase(long[] s, int t) {
-    return nextStep(s, t)
+    Optional<Step> next = nextStep(s, t);
+    if (next.isPresent() && next.get() instanceof IfFree f) {
+      return Optional.of(f.holds(free(s)) ? Phase.THEN : Phase.ELSE);
+    }
+    return next
         .filter(Interval.class::isInstance)
         .map(x -> slot(t).inside.get(s, baseOf(t)) != 0 ? Phase.END : Phase.BEGIN);
   }
@@ -365,17 +377,6 @@ public final class Model {
       }
     }
     return false;
-  }
-
-  /** What thread t's next step, an {@code if free}, reads in state s, and so which branch it takes. */
-  public long freeRead(long[] s) {
-    return free(s);
-  }
-
-  /** Whether thread t's next step is an {@code if free} whose condition holds in s (it takes the then branch). */
-  public boolean takesThen(long[] s, int t) {
-    Step step = nextStep(s, t).orElseThrow();
-    return step instanceof IfFree f && f.holds(free(s));
   }
 
   /**

@@ -9,11 +9,19 @@ public sealed interface Outcome permits Outcome.Violated, Outcome.Overlapped, Ou
   /** The trace ends in a violation; for a failing step the last transition is that step. */
   record Violated(Violation violation) implements Outcome {}
 
-  /** The trace ends in a state where one thread is inside interval {@code a} and another inside {@code b}. */
-  record Overlapped(String a, String b) implements Outcome {
+  /**
+   * The trace ends in a state where a thread is inside interval {@code a} and a thread of another worker (of any
+   * thread but itself, with {@code sameWorker}) inside {@code b}.
+   */
+  record Overlapped(String a, String b, boolean sameWorker) implements Outcome {
     public Overlapped {
       Names.require("interval", a);
       Names.require("interval", b);
+    }
+
+    /** An overlap across different workers. */
+    public Overlapped(String a, String b) {
+      this(a, b, false);
     }
   }
 

@@ -36,9 +36,13 @@ public final class Replayer {
       if (next.isEmpty()) {
         return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step().text() + "'");
       }
-      if (!next.get().equals(ts.step()) || !model.nextPhase(s, t).equals(ts.phase())) {
+      if (!next.get().text().equals(ts.step().text()) || !model.nextPhase(s, t).equals(ts.phase())) {
         return new ReplayResult.Diverged(i, ts.thread() + " is at '" + describe(next.get(), model.nextPhase(s, t))
             + "', the trace has '" + describe(ts.step(), ts.phase()) + "'");
+      }
+      if (ts.free().isPresent() && ts.free().get() != model.free(s)) {
+        return new ReplayResult.Diverged(i, ts.thread() + " " + ts.step().text() + " reads " + Sizes.format(model.free(s))
+            + " free; the trace has " + Sizes.format(ts.free().get()));
       }
       int code = model.step(s, t, out);
       if (code == Model.BLOCKED) {
@@ -75,7 +79,7 @@ public final class Replayer {
     if (o instanceof Outcome.Overlapped ov) {
       int a = model.intervalNames().indexOf(ov.a());
       int b = model.intervalNames().indexOf(ov.b());
-      return a >= 0 && b >= 0 && model.overlaps(s, a, b) ? new ReplayResult.Confirmed(trace.length(), o)
+      return a >= 0 && b >= 0 && model.overlaps(s, a, b, ov.sameWorker()) ? new ReplayResult.Confirmed(trace.length(), o)
           : new ReplayResult.Diverged(end, "the final state does not have " + ov.a() + " and " + ov.b() + " overlapping");
     }
     Outcome.Violated v = (Outcome.Violated) o;

@@ -6,6 +6,7 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -25,11 +26,19 @@ import java.util.Optional;
  * <p>A header of {@code key value} lines (design, source, vram, threads, jobs, permits, seed, outcome),
  * then one line per transition: index, thread, phase, used and cached bytes after it, and the step
  * text last because it contains spaces; that text is read by the design grammar
- * ({@link DesignParser#step}). Lines starting with {@code #} are comments. See traces/README.md.
+ * ({@link DesignParser#step}). An {@code if free} step, whose block the grammar reads only within a
+ * design, is written as its first line and the free bytes it read ({@code if free >= 12GiB, read
+ * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}). Lines starting with
+ * {@code #} are comments. Version 2 added task threads, the if step and same-worker overlaps;
+ * version 1 traces still read. See traces/README.md.
  */
 public final class TraceFormat {
   /** First line of every trace file. */
-  public static final String MAGIC = "# interlock trace v1";
+  public static final String MAGIC = "# interlock trace v2";
+  /** First line of the traces of version 1, which still read. */
+  static final String MAGIC_V1 = "# interlock trace v1";
+  private static final java.util.regex.Pattern IF_STEP =
+      java.util.regex.Pattern.compile("if free (>=|<) (\\S+), read (\\S+)");
 
   private static final List<String> KEYS = List.of("design", "source", "vram", "threads", "jobs", "permits", "seed", "outcome");
 
@@ -59,8 +68,9 @@ public final class TraceFormat {
     sb.append('#').append(String.format(Locale.ROOT, row, "i", "thread", "phase", "used", "cached", "step").substring(1)).append('\n');
     for (TraceStep s : t.steps()) {
       String phase = s.phase().map(Phase::label).orElse("-");
+      String text = s.step().text() + s.free().map(f -> ", read " + Sizes.format(f)).orElse("");
       sb.append(String.format(Locale.ROOT, row, s.index(), s.thread(), phase, Sizes.format(s.used()),
-          Sizes.format(s.cached()), s.step().text()).stripTrailing()).append('\n');
+          Sizes.format(s.cached()), text).stripTrailing()).append('\n');
     }
     return sb.toString();
   }
@@ -83,7 +93,7 @@ public final class TraceFormat {
       return v.violation().kind() + " " + v.violation().message();
     }
     if (o instanceof Outcome.Overlapped ov) {
-      return "OVERLAP " + ov.a() + " " + ov.b();
+      return "OVERLAP " + ov.a() + " " + ov.b() + (ov.sameWorker() ? " same-worker" : "");
     }
     return "COMPLETED";
   }
@@ -104,7 +114,7 @@ public final class TraceFormat {
   /** Parses trace text; {@code file} names it in error messages. */
   public static Trace parse(String file, String text) throws TraceFormatException {
     String[] lines = text.split("\r?\n", -1);
-    if (lines.length == 0 || !lines[0].strip().equals(MAGIC)) {
+    if (lines.length == 0 || !(lines[0].strip().equals(MAGIC) || lines[0].strip().equals(MAGIC_V1))) {
       throw new TraceFormatException(file, 1, 1, "not an interlock trace: the first line must be '" + MAGIC + "'");
     }
     Map<String, String> header = new LinkedHashMap<>();
@@ -202,6 +212,9 @@ public final class TraceFormat {
         if (ab.length == 2) {
           return new Outcome.Overlapped(ab[0], ab[1]);
         }
+        if (ab.length == 3 && ab[2].equals("same-worker")) {
+          return new Outcome.Overlapped(ab[0], ab[1], true);
+        }
       }
       if (parts.length == 2) {
         return new Outcome.Violated(new Violation(ViolationKind.valueOf(parts[0]), parts[1]));
@@ -210,7 +223,7 @@ public final class TraceFormat {
       // reported below with the expected forms
     }
     throw new TraceFormatException(file, line, col,
-        "outcome must be 'COMPLETED', 'OVERLAP A B' or a violation kind and message, got '" + value + "'");
+        "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker' or a violation kind and message, got '" + value + "'");
   }
 
   private static TraceStep step(String file, int line, int col, String text, int expected) throws TraceFormatException {
@@ -226,13 +239,27 @@ public final class TraceFormat {
       Optional<Phase> phase = switch (f[2]) {
         case "begin" -> Optional.of(Phase.BEGIN);
         case "end" -> Optional.of(Phase.END);
+        case "then" -> Optional.of(Phase.THEN);
+        case "else" -> Optional.of(Phase.ELSE);
         case "-" -> Optional.empty();
-        default -> throw new TraceFormatException(file, line, col, "phase must be begin, end or -, got '" + f[2] + "'");
+        default -> throw new TraceFormatException(file, line, col,
+            "phase must be begin, end, then, else or -, got '" + f[2] + "'");
       };
       long used = bytes(file, line, col, f[3]);
       long cached = bytes(file, line, col, f[4]);
       // f[5] is the rest of the line: its column is where that suffix starts
       int stepCol = col + text.codePointCount(0, text.length() - f[5].length());
+      java.util.regex.Matcher m = IF_STEP.matcher(f[5]);
+      if (m.matches()) {
+        long bytes = bytes(file, line, stepCol, m.group(2));
+        long read = bytes(file, line, stepCol, m.group(3));
+        return new TraceStep(index, f[1], new IfFree(m.group(1).equals(">="), bytes, List.of(), List.of()), phase, used,
+            cached, Optional.of(read));
+      }
+      if (f[5].startsWith("if ")) {
+        throw new TraceFormatException(file, line, stepCol, "an if step reads 'if free >= SIZE, read SIZE' or "
+            + "'if free < SIZE, read SIZE', got '" + f[5] + "'");
+      }
       return new TraceStep(index, f[1], stepOf(file, line, stepCol, f[5]), phase, used, cached);
     } catch (NumberFormatException e) {
       throw new TraceFormatException(file, line, col, "step index must be an integer, got '" + f[0] + "'");

@@ -1,6 +1,7 @@
 package dev.interlock.model.trace;
 
 import dev.interlock.model.state.Model;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,8 @@ public final class TraceRecorder {
   public void record(long[] before, int t, long[] after) {
     Step step = model.nextStep(before, t).orElseThrow(() -> new IllegalStateException(model.threadName(t) + " has finished"));
     steps.add(new TraceStep(steps.size() + 1, model.threadName(t), step, model.nextPhase(before, t),
-        model.used(after), model.cached(after)));
+        model.used(after), model.cached(after),
+        step instanceof IfFree ? Optional.of(model.free(before)) : Optional.empty()));
   }
 
   /** Transitions recorded so far. */

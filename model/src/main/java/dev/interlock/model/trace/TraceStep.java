@@ -1,6 +1,7 @@
 package dev.interlock.model.trace;
 
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,8 +15,13 @@ import java.util.Optional;
  * @param phase  begin or end for interval steps, empty otherwise
  * @param used   device bytes in use after the transition (live plus pool-cached: cudaMemGetInfo's view)
  * @param cached bytes the pool keeps cached after the transition
+ * @param free   for an {@code if free} step, the free bytes it read (vram minus live and cached bytes before it)
  */
-public record TraceStep(int index, String thread, Step step, Optional<Phase> phase, long used, long cached) {
+public record TraceStep(int index, String thread, Step step, Optional<Phase> phase, long used, long cached,
+    Optional<Long> free) {
+  /** Thread names: {@code role#i}, or {@code role#i/TASK@J} and {@code role#i/TASK@J.k} for task threads. */
+  public static final String THREAD_NAME = "[A-Za-z_][A-Za-z0-9_.-]*#[0-9]+(/[A-Za-z_][A-Za-z0-9_.-]*@[0-9]+(\\.[0-9]+)?)?";
+
   public TraceStep {
     if (index < 1) {
       throw new IllegalArgumentException("trace index must be positive, got " + index);
@@ -23,11 +29,20 @@ public record TraceStep(int index, String thread, Step step, Optional<Phase> pha
     Objects.requireNonNull(thread, "thread");
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(phase, "phase");
-    if (!thread.matches("[A-Za-z_][A-Za-z0-9_.-]*#[0-9]+")) {
-      throw new IllegalArgumentException("thread must be role#i, got '" + thread + "'");
+    Objects.requireNonNull(free, "free");
+    if (!thread.matches(THREAD_NAME)) {
+      throw new IllegalArgumentException("thread must be role#i or role#i/TASK@J, got '" + thread + "'");
+    }
+    if (free.isPresent() != (step instanceof IfFree)) {
+      throw new IllegalArgumentException("the free bytes read belong to if free steps, and only to them: " + step.text());
     }
     if (cached < 0 || used < cached) {
       throw new IllegalArgumentException("need 0 <= cached <= used, got used=" + used + " cached=" + cached);
     }
+  }
+
+  /** A step that is not an {@code if free}. */
+  public TraceStep(int index, String thread, Step step, Optional<Phase> phase, long used, long cached) {
+    this(index, thread, step, phase, used, cached, Optional.empty());
   }
 }

@@ -76,7 +76,7 @@ class TraceFormatTest {
   @Test
   void printedTraceStartsWithTheMagicLineAndEndsWithANewline() {
     String text = TraceFormat.print(violated());
-    assertThat(TraceFormat.MAGIC).isEqualTo("# interlock trace v1");
+    assertThat(TraceFormat.MAGIC).isEqualTo("# interlock trace v2");
     assertThat(text).startsWith(TraceFormat.MAGIC + "\n").endsWith("\n").doesNotContain("\r");
     assertThat(text.lines().toList()).contains(
         "design   two-lock",
@@ -221,12 +221,20 @@ class TraceFormatTest {
   void missingMagicLine() {
     List<String> lines = violatedLines();
     lines.remove(0);
-    assertAt(error(lines), 1, 1, "not an interlock trace: the first line must be '# interlock trace v1'");
+    assertAt(error(lines), 1, 1, "not an interlock trace: the first line must be '# interlock trace v2'");
     TraceFormatException empty = catchThrowableOfType(() -> TraceFormat.parse("t.trace", ""), TraceFormatException.class);
     assertAt(empty, 1, 1, "not an interlock trace");
-    List<String> v2 = violatedLines();
-    v2.set(0, "# interlock trace v2");
-    assertAt(error(v2), 1, 1, "not an interlock trace");
+    List<String> v3 = violatedLines();
+    v3.set(0, "# interlock trace v3");
+    assertAt(error(v3), 1, 1, "not an interlock trace");
+  }
+
+  @Test
+  void version1TracesStillRead() throws Exception {
+    List<String> v1 = violatedLines();
+    v1.set(0, "# interlock trace v1");
+    Trace t = TraceFormat.parse("t.trace", String.join("\n", v1) + "\n");
+    assertThat(t).isEqualTo(violated());
   }
 
   @Test
@@ -276,7 +284,7 @@ class TraceFormatTest {
     List<String> lines = violatedLines();
     int s2 = lineOf(lines, "2 ");
     lines.set(s2, lines.get(s2).replace(" end ", " middle "));
-    assertAt(error(lines), s2 + 1, 3, "phase must be begin, end or -, got 'middle'");
+    assertAt(error(lines), s2 + 1, 3, "phase must be begin, end, then, else or -, got 'middle'");
   }
 
   @Test
@@ -324,7 +332,7 @@ class TraceFormatTest {
     List<String> lines = violatedLines();
     int s1 = lineOf(lines, "1 ");
     lines.set(s1, lines.get(s1).replace("gpu_worker#0", "gpu_worker"));
-    assertAt(error(lines), s1 + 1, 3, "thread must be role#i, got 'gpu_worker'");
+    assertAt(error(lines), s1 + 1, 3, "thread must be role#i or role#i/TASK@J, got 'gpu_worker'");
     List<String> shortLine = violatedLines();
     shortLine.set(s1, "  1  gpu_worker#0  begin  0B");
     assertAt(error(shortLine), s1 + 1, 3, "a step line needs: index thread phase used cached step");
@@ -356,7 +364,7 @@ class TraceFormatTest {
     List<String> outcome = violatedLines();
     int o = lineOf(outcome, "outcome");
     outcome.set(o, "outcome  MAYBE something");
-    assertAt(error(outcome), o + 1, 10, "outcome must be 'COMPLETED', 'OVERLAP A B' or a violation kind and message, got 'MAYBE something'");
+    assertAt(error(outcome), o + 1, 10, "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker' or a violation kind and message, got 'MAYBE something'");
     outcome.set(o, "outcome  OVERLAP only_one");
     assertAt(error(outcome), o + 1, 10, "outcome must be");
     outcome.set(o, "outcome  OOM");
