@@ -97,9 +97,14 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
     return vram - used();
   }
 
+  /** Whether an allocation of {@code bytes} succeeds beside {@code live} live bytes: the one OOM rule. */
+  public static boolean fits(long vram, long live, long bytes) {
+    return live + bytes <= vram;
+  }
+
   /** The device after allocating {@code bytes} on stream s, or empty when that is out of memory. */
   public Optional<DeviceMemory> alloc(long bytes, boolean async, int stream) {
-    if (live + bytes > vram) {
+    if (!fits(vram, live, bytes)) {
       return Optional.empty();
     }
     long[] c = cached.clone();
@@ -115,7 +120,7 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
 
   /** The device after an allocation of {@code bytes} on stream s failed (when {@link #alloc} is empty). */
   public DeviceMemory afterFailedAlloc(long bytes, boolean async, int stream) {
-    if (live + bytes <= vram) {
+    if (fits(vram, live, bytes)) {
       throw new IllegalArgumentException(bytes + " bytes fit beside " + live + " live bytes: the allocation does not fail");
     }
     long[] c = cached.clone();

@@ -31,9 +31,10 @@ import java.util.Optional;
  * The executable semantics of a design: its initial state and the transition of each thread.
  *
  * <p>This class is the single oracle: the exhaustive checker, random schedules, trace replay and
- * the property tests all step states through it. A state is a {@code long[]}: slot 0 holds the
- * pool's cached bytes, slot 1 the live bytes, slot 2 the live bytes allocated asynchronously (all
- * three derived, kept for speed), then one block per worker packed by its role's
+ * the property tests all step states through it. A state is a {@code long[]}: slot 0 holds the live
+ * bytes, then, when some step allocates asynchronously, slot 1 the pool's cached bytes and slot 2
+ * the live bytes allocated asynchronously (all derived, kept for speed), then one block per worker
+ * packed by its role's
  * {@link WorkerLayout}. A worker is a role thread with the task threads its jobs spawn; threads are
  * numbered worker by worker in role order, the role thread first, then its task threads frame by
  * frame and node by node.
@@ -52,10 +53,10 @@ public final class Model {
   private static final int VIOLATION_BASE = 16;
   private static final ViolationKind[] KINDS = ViolationKind.values();
 
-  private static final int CACHE = 0;
-  private static final int LIVE = 1;
+  private static final int LIVE = 0;
+  /** Slots of the cached and live async bytes; a design without async allocations has neither (both are 0). */
+  private static final int CACHE = 1;
   private static final int LIVE_ASYNC = 2;
-  private static final int HEADER = 3;
 
   private final Design design;
   private final WorkerLayout[] layouts;
@@ -72,6 +73,12 @@ public final class Model {
   private final long[] initialPermits;
   /** Bytes per unit of a stream's cache field; 0 when no step allocates asynchronously (no cache fields). */
   private final long cacheUnit;
+  /** Per mutex: the state words and bit masks of every thread's field for it (flattened for the hot path). */
+  private final int[][] mutexWord;
+  private final long[][] mutexMask;
+  /** The state words and masks of every thread's inside bit, and whether that thread's pc is at a kernel, by pc. */
+  private final int[] insideWord;
+  private final long[] insideMask;
 
   public Model(Design design) {
     this.design = design;
@@ -120,7 +127,7 @@ public final class Model {
     workerFirstThread = new int[workers];
     int w = 0;
     int t = 0;
-    int base = HEADER;
+    int base = anyAsync ? 3 : 1;
     for (int r = 0; r < layouts.length; r++) {
       roleStart[r] = w;
       for (int i = 0; i < design.roles().get(r).threads(); i++, w++) {
@@ -137,6 +144,25 @@ public final class Model {
     }
     roleStart[layouts.length] = w;
     width = base;
+    mutexWord = new int[design.mutexes().size()][];
+    mutexMask = new long[design.mutexes().size()][];
+    for (int m = 0; m < mutexWord.length; m++) {
+      List<int[]> holders = new ArrayList<>();
+      for (int th = 0; th < threads; th++) {
+        Field f = slot(th).mutex[m];
+        if (f.present()) {
+          holders.add(new int[] {baseOf(th) + f.word(), f.shift()});
+        }
+      }
+      mutexWord[m] = holders.stream().mapToInt(h -> h[0]).toArray();
+      mutexMask[m] = holders.stream().mapToLong(h -> 1L << h[1]).toArray();
+    }
+    insideWord = new int[threads];
+    insideMask = new long[threads];
+    for (int th = 0; th < threads; th++) {
+      insideWord[th] = baseOf(th) + slot(th).inside.word();
+      insideMask[th] = 1L << slot(th).inside.shift();
+    }
     initialPermits = design.semaphores().stream().mapToLong(s -> s.permits()).toArray();
   }
 
@@ -216,7 +242,7 @@ public final class Model {
         cached[t] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
       }
     }
-    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], cached);
+    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], liveAsync(s), cached);
   }
 
   /**
@@ -228,8 +254,7 @@ public final class Model {
    */
   private Streams streams(long[] s) {
     if (cacheUnit == 0) {
-      return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], new long[1]),
-          null, null);
+      return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], 0, new long[1]), null, null);
     }
     Integer[] workers = new Integer[workerBase.length];
     for (int w = 0; w < workers.length; w++) {
@@ -275,12 +300,16 @@ public final class Model {
 
   /** Bytes the memory pool keeps cached after async frees. */
   public long cached(long[] s) {
-    return s[CACHE];
+    return cacheUnit == 0 ? 0 : s[CACHE];
+  }
+
+  private long liveAsync(long[] s) {
+    return cacheUnit == 0 ? 0 : s[LIVE_ASYNC];
   }
 
   /** What cudaMemGetInfo reports as used: live plus cached bytes. */
   public long used(long[] s) {
-    return s[LIVE] + s[CACHE];
+    return s[LIVE] + cached(s);
   }
 
   /** What cudaMemGetInfo reports as free: vram minus live and cached bytes. */
@@ -444,6 +473,15 @@ public final class Model {
           }
           return code(ViolationKind.LEAK);
         }
+        if (cacheUnit == 0) {
+          // no pool: DeviceMemory's rule reduces to whether the bytes fit beside the live ones
+          if (!DeviceMemory.fits(design.vram(), s[LIVE], c.amount[pc])) {
+            return code(ViolationKind.OOM);
+          }
+          out[LIVE] = s[LIVE] + c.amount[pc];
+          f.set(out, base, c.allocValue[pc]);
+          return advance(t, out, c.next[pc]);
+        }
         Streams st = streams(s);
         Optional<DeviceMemory> after = st.memory().alloc(c.amount[pc], c.async[pc], st.of(t));
         if (after.isEmpty()) {
@@ -462,6 +500,11 @@ public final class Model {
           return code(ViolationKind.BAD_FREE);
         }
         Alloc a = (kept ? l.keptAllocs : l.jobAllocs).get(c.arg[pc]).get(v - 1);
+        f.set(out, base, 0);
+        if (cacheUnit == 0) {
+          out[LIVE] = s[LIVE] - a.bytes();
+          return advance(t, out, c.next[pc]);
+        }
         Streams st = streams(s);
         setMemory(out, st, st.memory().free(a.bytes(), a.async(), st.of(t)));
         f.set(out, base, 0);
@@ -646,15 +689,15 @@ public final class Model {
   /** Writes device memory m, in the stream order of {@code st}, into state s: the totals and each stream's cache. */
   private void setMemory(long[] s, Streams st, DeviceMemory m) {
     s[LIVE] = m.live();
-    s[LIVE_ASYNC] = m.liveAsync();
-    s[CACHE] = m.cachedTotal();
     if (cacheUnit > 0) {
+      s[LIVE_ASYNC] = m.liveAsync();
+      s[CACHE] = m.cachedTotal();
       for (int i = 0; i < threads; i++) {
         int t = st.order()[i];
         slot(t).cache.set(s, baseOf(t), m.cached(i) / cacheUnit);
       }
-    } else if (s[CACHE] != 0) {
-      throw new IllegalStateException("bytes cached in a design without async allocations");
+    } else if (m.cachedTotal() != 0 || m.liveAsync() != 0) {
+      throw new IllegalStateException("async bytes in a design without async allocations");
     }
   }
 
@@ -711,8 +754,10 @@ public final class Model {
   }
 
   private boolean heldByAnyone(long[] s, int mutex) {
-    for (int t = 0; t < threads; t++) {
-      if (slot(t).mutex[mutex].get(s, baseOf(t)) != 0) {
+    int[] words = mutexWord[mutex];
+    long[] masks = mutexMask[mutex];
+    for (int i = 0; i < words.length; i++) {
+      if ((s[words[i]] & masks[i]) != 0) {
         return true;
       }
     }
@@ -729,9 +774,11 @@ public final class Model {
 
   private boolean anyInsideKernel(long[] s) {
     for (int t = 0; t < threads; t++) {
+      if ((s[insideWord[t]] & insideMask[t]) == 0) {
+        continue;
+      }
       WorkerLayout.Slot x = slot(t);
-      int base = baseOf(t);
-      if (x.inside.get(s, base) != 0 && x.code.op[(int) x.pc.get(s, base)] == Code.OP_KERNEL) {
+      if (x.code.op[(int) x.pc.get(s, baseOf(t))] == Code.OP_KERNEL) {
         return true;
       }
     }
@@ -802,7 +849,7 @@ public final class Model {
     int bw = layouts[r].width;
     int a = workerBase[w - 1];
     int b = workerBase[w];
-    return Arrays.equals(s, a, a + bw, s, b, b + bw);
+    return bw == 1 ? s[a] == s[b] : Arrays.equals(s, a, a + bw, s, b, b + bw);
   }
 
   /** The thread of concrete state s that corresponds to thread tc of {@code canonical}, a permutation of s. */
