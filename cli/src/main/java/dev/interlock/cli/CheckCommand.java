@@ -48,8 +48,12 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--max-states", paramLabel = "N", description = "Stop after N distinct states (default: ${DEFAULT-VALUE}); never reported SAFE then.")
   long maxStates = 20_000_000;
 
-  @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Can one thread be inside the first interval while another is inside the second?")
+  @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL",
+      description = "Can a thread be inside the first interval while a thread of another worker (a role thread with its tasks) is inside the second?")
   List<String> overlap;
+
+  @Option(names = "--overlap-same-worker", description = "With --overlap: count pairs within one worker too (a role thread and its own tasks).")
+  boolean overlapSameWorker;
 
   @Option(names = "--random", paramLabel = "N", description = "Run N random schedules instead of the exhaustive search.")
   Integer random;
@@ -83,6 +87,9 @@ final class CheckCommand implements Callable<Integer> {
       return random(d, source);
     }
     Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry);
+    if (overlapSameWorker && overlap == null) {
+      throw new CliError("--overlap-same-worker needs --overlap A B");
+    }
     if (overlap != null) {
       Model model = new Model(d);
       for (String name : overlap) {
@@ -91,7 +98,7 @@ final class CheckCommand implements Callable<Integer> {
               + " (intervals: " + String.join(", ", model.intervalNames()) + ")");
         }
       }
-      opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1)));
+      opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1), overlapSameWorker));
     }
     CheckReport r;
     try {
@@ -198,6 +205,7 @@ final class CheckCommand implements Callable<Integer> {
       e.put("phase", s.phase().map(p -> p.label()).orElse(null));
       e.put("used", s.used());
       e.put("cached", s.cached());
+      s.free().ifPresent(f -> e.put("free", f));
     }
     return l;
   }
@@ -217,7 +225,8 @@ final class CheckCommand implements Callable<Integer> {
     } else {
       out.printf(Locale.ROOT, "          no reachable state violates (exhaustive search)%n");
     }
-    r.overlap().ifPresent(o -> out.printf(Locale.ROOT, "overlap   %s %s: %s%n", o.query().a(), o.query().b(), o.reachability()));
+    r.overlap().ifPresent(o -> out.printf(Locale.ROOT, "overlap   %s %s%s: %s%n", o.query().a(), o.query().b(),
+        o.query().sameWorker() ? " (same worker included)" : "", o.reachability()));
     out.printf(Locale.ROOT, "search    %d states, %d transitions, %.3f s, %.0f states/s (breadth-first%s)%n",
         r.search().states(), r.search().transitions(), r.search().seconds(), r.search().statesPerSecond(),
         noSymmetry ? "" : ", symmetry-reduced");

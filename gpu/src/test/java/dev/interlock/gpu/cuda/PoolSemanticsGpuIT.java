@@ -92,7 +92,7 @@ class PoolSemanticsGpuIT {
     long seed = Long.getLong("interlock.seed", 1);
     System.out.println("[interlock] PoolSemanticsGpuIT seed=" + seed);
     SplittableRandom rng = new SplittableRandom(seed);
-    DeviceMemory model = DeviceMemory.empty(16 * GIB);
+    DeviceMemory model = DeviceMemory.empty(16 * GIB, 1);
     List<DeviceBuffer> live = new ArrayList<>();
     StringBuilder log = new StringBuilder();
     for (int step = 0; step < 300; step++) {
@@ -101,14 +101,14 @@ class PoolSemanticsGpuIT {
       if (op < 5) {
         long bytes = (1 + rng.nextInt(8)) * GIB;
         boolean async = rng.nextBoolean();
-        Optional<DeviceMemory> next = model.alloc(bytes, async);
+        Optional<DeviceMemory> next = model.alloc(bytes, async, 0);
         what = "alloc " + bytes / GIB + "GiB" + (async ? " async" : "");
         if (next.isEmpty()) {
           what += " -> model OOM";
           log.append(String.format("%3d %-28s%n", step, what));
           assertThatThrownBy(() -> device.allocate("t", "x", bytes, async)).as("step %d: model says OOM%n%s", step, log)
               .isInstanceOf(OutOfDeviceMemoryException.class);
-          model = model.afterFailedAlloc(bytes, async);
+          model = model.afterFailedAlloc(bytes, async, 0);
         } else {
           live.add(device.allocate("t", "x", bytes, async));
           model = next.get();
@@ -117,16 +117,16 @@ class PoolSemanticsGpuIT {
         DeviceBuffer b = live.remove(rng.nextInt(live.size()));
         what = "free " + b.bytes() / GIB + "GiB" + (b.async() ? " async" : "");
         device.free(b);
-        model = model.free(b.bytes(), b.async());
+        model = model.free(b.bytes(), b.async(), 0);
       } else {
         what = "trim";
         device.trim();
         model = model.trim();
       }
       log.append(String.format("%3d %-28s model live %2d cached %2d | driver live %2d cached %2d%n", step, what, model.live() / GIB,
-          model.cached() / GIB, device.memory().live() / GIB, device.memory().cached() / GIB));
+          model.cachedTotal() / GIB, device.memory().live() / GIB, device.memory().cached() / GIB));
       assertThat(device.memory().live()).as("step %d live%n%s", step, log).isEqualTo(model.live());
-      assertThat(device.memory().cached()).as("step %d cached%n%s", step, log).isEqualTo(model.cached());
+      assertThat(device.memory().cached()).as("step %d cached%n%s", step, log).isEqualTo(model.cachedTotal());
     }
   }
 }
