@@ -28,7 +28,7 @@ public interface Device extends AutoCloseable {
    * @throws BufferNotLiveException (BAD_FREE) when it is not live
    */
   default void free(DeviceBuffer buffer) {
-    free(buffer, buffer.owner());
+    free(buffer, buffer == null ? null : buffer.owner());
   }
 
   /**

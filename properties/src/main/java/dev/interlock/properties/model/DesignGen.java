@@ -1,6 +1,8 @@
 package dev.interlock.properties.model;
 
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.ResidentBuffer;
+import dev.interlock.model.design.Task;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Semaphore;
 import dev.interlock.model.design.Sizes;
@@ -8,13 +10,20 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import dev.interlock.properties.engine.Gen;
 import dev.interlock.properties.engine.Source;
 import java.time.Duration;
@@ -24,7 +33,11 @@ import java.util.Optional;
 
 /**
  * Random designs over a small vocabulary: 1-3 roles of 1-2 threads, 1-2 jobs, bodies of 1-3
- * nested blocks over two mutexes, one semaphore, two buffer names, a kernel and a cpu interval.
+ * nested blocks over two mutexes, one semaphore, two buffer names, a kernel and a cpu interval;
+ * and the real-engine constructs: a pool threshold (0, 1GiB or max), sometimes a device buffer
+ * {@code d0}, a kept buffer {@code k0}, {@code if free} blocks, {@code sync stream}, and a task
+ * {@code t0} that roles spawn and join, with an event {@code e0} it or the role signals and the
+ * role waits for.
  *
  * <p>Small on purpose: every generated design is exhaustively checkable in milliseconds, and the
  * vocabulary reaches every verdict (OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE,
@@ -34,6 +47,10 @@ import java.util.Optional;
 public final class DesignGen {
   private static final List<String> MUTEXES = List.of("m0", "m1");
   private static final List<String> BUFFERS = List.of("b0", "b1");
+  private static final String KEPT = "k0";
+  private static final String DEVICE = "d0";
+  private static final String TASK = "t0";
+  private static final String EVENT = "e0";
 
   private DesignGen() {}
 
@@ -42,24 +59,65 @@ public final class DesignGen {
     return DesignGen::design;
   }
 
+  /** What one design's bodies may use beyond the base vocabulary. */
+  private record Extras(boolean task, boolean device, long keptBytes, boolean keptAsync) {}
+
   private static Design design(Source s) {
     long vram = (2 + s.choose(6)) * Sizes.GIB;
     int permits = s.chance(1, 8) ? 0 : 1 + s.choose(2);
     int roles = 1 + s.choose(2);
+    long threshold = switch (s.choose(3)) {
+      case 0 -> Sizes.GIB;
+      case 1 -> Design.THRESHOLD_MAX;
+      default -> 0;
+    };
+    Extras x = new Extras(s.chance(1, 3), s.chance(1, 4), (1 + s.choose(1)) * Sizes.GIB, s.chance(1, 2));
+    List<ResidentBuffer> device = x.device() ? List.of(new ResidentBuffer(DEVICE, Sizes.GIB)) : List.of();
+    List<Task> tasks = new ArrayList<>();
+    if (x.task()) {
+      List<Step> body = new ArrayList<>();
+      block(s, body, new ArrayList<>(), 1, new Extras(false, x.device(), x.keptBytes(), x.keptAsync()));
+      if (s.chance(2, 3)) {
+        body.add(s.choose(1) == 0 ? body.size() : 0, new Signal(EVENT));
+      }
+      tasks.add(new Task(TASK, body));
+    }
     List<Role> rs = new ArrayList<>();
     for (int r = 0; r < roles; r++) {
       int threads = 1 + s.choose(1);
       int jobs = 1 + s.choose(1);
-      rs.add(new Role("r" + r, threads, jobs, body(s)));
+      rs.add(new Role("r" + r, threads, jobs, waitsOnlyForSignalledEvents(body(s, x), tasks)));
     }
-    return new Design("random", vram, MUTEXES, List.of(new Semaphore("sem", permits)), rs);
+    return new Design("random", vram, threshold, device, MUTEXES, List.of(new Semaphore("sem", permits)), rs, tasks);
   }
 
-  private static List<Step> body(Source s) {
+  /** The body with each {@code wait e0} made a {@code signal e0} when nothing the role runs signals e0 (a parse error). */
+  private static List<Step> waitsOnlyForSignalledEvents(List<Step> body, List<Task> tasks) {
+    boolean spawns = Steps.flatten(body).stream().anyMatch(Spawn.class::isInstance);
+    boolean signalled = Steps.flatten(body).stream().anyMatch(Signal.class::isInstance)
+        || spawns && tasks.stream().anyMatch(t -> Steps.flatten(t.body()).stream().anyMatch(Signal.class::isInstance));
+    return signalled ? body : replaceWaits(body);
+  }
+
+  private static List<Step> replaceWaits(List<Step> body) {
+    List<Step> out = new ArrayList<>();
+    for (Step st : body) {
+      if (st instanceof Wait w) {
+        out.add(new Signal(w.event()));
+      } else if (st instanceof IfFree f) {
+        out.add(new IfFree(f.atLeast(), f.bytes(), replaceWaits(f.then()), replaceWaits(f.otherwise())));
+      } else {
+        out.add(st);
+      }
+    }
+    return out;
+  }
+
+  private static List<Step> body(Source s, Extras x) {
     List<Step> body = new ArrayList<>();
     int blocks = 1 + s.choose(3);
     for (int i = 0; i < blocks; i++) {
-      block(s, body, new ArrayList<>(), 0);
+      block(s, body, new ArrayList<>(), 0, x);
     }
     return body;
   }
@@ -69,9 +127,13 @@ public final class DesignGen {
    * nesting further blocks, or work (cpu, kernels on the buffers live here, trim, sync); one time
    * in eight an arbitrary step, which is how misuse (bad frees, stray unlocks) gets in.
    */
-  private static void block(Source s, List<Step> body, List<String> live, int depth) {
+  private static void block(Source s, List<Step> body, List<String> live, int depth, Extras x) {
     if (s.chance(1, 8)) {
-      body.add(single(s));
+      body.add(single(s, x));
+      return;
+    }
+    if (s.chance(1, 4)) {
+      extra(s, body, live, depth, x);
       return;
     }
     int kind = depth >= 2 ? 3 : s.choose(3);
@@ -79,13 +141,13 @@ public final class DesignGen {
       case 0 -> {
         String m = MUTEXES.get(s.choose(1));
         body.add(new Lock(m));
-        inner(s, body, live, depth);
+        inner(s, body, live, depth, x);
         body.add(new Unlock(m));
       }
       case 1 -> {
         int k = 1 + s.choose(1);
         body.add(new Acquire("sem", k));
-        inner(s, body, live, depth);
+        inner(s, body, live, depth, x);
         body.add(new Release("sem", k));
       }
       case 2 -> {
@@ -99,17 +161,53 @@ public final class DesignGen {
         body.add(new Alloc(b, (1 + s.choose(3)) * Sizes.GIB, s.chance(1, 2)));
         List<String> inside = new ArrayList<>(live);
         inside.add(b);
-        inner(s, body, inside, depth);
+        inner(s, body, inside, depth, x);
         body.add(new Free(b));
       }
       default -> body.add(work(s, live));
     }
   }
 
-  private static void inner(Source s, List<Step> body, List<String> live, int depth) {
+  /**
+   * Appends one of the real-engine constructs: an {@code if free} guard around blocks, the task's
+   * spawn (with a later join or wait), a kept allocation, or {@code sync stream}.
+   */
+  private static void extra(Source s, List<Step> body, List<String> live, int depth, Extras x) {
+    switch (s.choose(3)) {
+      case 0 -> {
+        if (depth >= 2) {
+          body.add(new SyncStream());
+          return;
+        }
+        List<Step> then = new ArrayList<>();
+        List<Step> otherwise = new ArrayList<>();
+        inner(s, then, live, depth, x);
+        if (s.chance(1, 2)) {
+          inner(s, otherwise, live, depth, x);
+        }
+        body.add(new IfFree(s.chance(3, 4), (1 + s.choose(3)) * Sizes.GIB, then, otherwise));
+      }
+      case 1 -> {
+        if (!x.task()) {
+          body.add(new SyncStream());
+          return;
+        }
+        body.add(new Spawn(TASK));
+        inner(s, body, live, depth, x);
+        body.add(s.chance(1, 2) ? new Join(TASK) : new Wait(EVENT));
+      }
+      case 2 -> {
+        body.add(new Alloc(KEPT, x.keptBytes(), x.keptAsync(), true));
+        body.add(new Kernel("k", x.device() && s.chance(1, 2) ? List.of(KEPT, DEVICE) : List.of(KEPT)));
+      }
+      default -> body.add(new SyncStream());
+    }
+  }
+
+  private static void inner(Source s, List<Step> body, List<String> live, int depth, Extras x) {
     int n = s.choose(2);
     for (int i = 0; i < n; i++) {
-      block(s, body, live, depth + 1);
+      block(s, body, live, depth + 1, x);
     }
   }
 
@@ -122,7 +220,7 @@ public final class DesignGen {
     };
   }
 
-  private static Step single(Source s) {
+  private static Step single(Source s, Extras x) {
     return switch (s.choose(10)) {
       case 0 -> new Cpu("c", s.chance(1, 4) ? Optional.of(Duration.ofMillis(1 + s.choose(999))) : Optional.empty());
       case 1 -> new Kernel("k", s.chance(1, 2) ? List.of(BUFFERS.get(s.choose(1))) : List.of());
