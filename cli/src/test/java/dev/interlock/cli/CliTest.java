@@ -543,7 +543,8 @@ class CliTest {
     assertThat(r.status()).as(r.describe()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.errLines()).containsExactly("interlock: " + bad + ":13:" + (line.indexOf("lokc") + 1)
-        + ": unknown keyword 'lokc' (expected one of: lock, unlock, acquire, release, alloc, free, trim, sync, kernel, cpu);"
+        + ": unknown keyword 'lokc' (expected one of: lock, unlock, acquire, release, alloc, free, trim, sync, kernel, cpu,"
+        + " spawn, join, signal, wait, if, else, end);"
         + " did you mean 'lock'?");
   }
 

@@ -11,6 +11,7 @@ import dev.interlock.model.step.Names;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -23,8 +24,10 @@ import java.util.function.UnaryOperator;
  * semaphores, roles and the tasks their threads spawn.
  *
  * <p>Every mutex, semaphore and task a step names is declared, and names are unique across
- * mutexes, semaphores, roles and tasks; the parser reports violations with positions before this
- * constructor runs.
+ * mutexes, semaphores, roles and tasks; no task can spawn itself, directly or through other tasks;
+ * within a role and the tasks it can spawn, a buffer name is either never kept or always kept at
+ * one size; every {@code wait E} has a {@code signal E} in a role or task of a job that runs it.
+ * The parser reports violations with positions before this constructor runs.
  */
 public record Design(String name, long vram, long poolThreshold, List<ResidentBuffer> buffers, List<String> mutexes,
     List<Semaphore> semaphores, List<Role> roles, List<Task> tasks) {
@@ -68,6 +71,43 @@ public record Design(String name, long vram, long poolThreshold, List<ResidentBu
     for (Task t : tasks) {
       checkBody("task " + t.name(), t.body(), mutexes, semaphores, tasks, bufferNames);
     }
+    TaskGraph graph = TaskGraph.of(tasks);
+    for (Task t : tasks) {
+      List<String> cycle = graph.cycle(t.name());
+      if (!cycle.isEmpty()) {
+        throw new IllegalArgumentException("task " + t.name() + " can spawn itself: " + String.join(" -> ", cycle));
+      }
+    }
+    for (Role r : roles) {
+      requireOneKeep("role " + r.name(), graph.closure(r.body()));
+    }
+    for (Task t : tasks) {
+      requireOneKeep("task " + t.name(), graph.closure(t.body()));
+    }
+    List<List<Step>> roleBodies = roles.stream().map(Role::body).toList();
+    for (Role r : roles) {
+      requireSignalled("role " + r.name(), r.body(), graph.signals(r.body()));
+    }
+    for (Task t : tasks) {
+      requireSignalled("task " + t.name(), t.body(), graph.jobSignals(t.name(), roleBodies));
+    }
+  }
+
+  /** A wait in body names an event that its job can signal: else it could only block forever. */
+  private static void requireSignalled(String owner, List<Step> body, Set<String> signalled) {
+    Steps.forEach(body, s -> {
+      if (s instanceof Wait w && !signalled.contains(w.event())) {
+        throw new IllegalArgumentException(owner + ": no thread of its job signals " + w.event() + " in '" + s.text() + "'");
+      }
+    });
+  }
+
+  /** A kept buffer is one buffer of the role thread: every alloc of its name, in the role or its tasks, keeps it at one size. */
+  private static void requireOneKeep(String owner, List<Step> closure) {
+    TaskGraph.keepConflict(closure).ifPresent(c -> {
+      throw new IllegalArgumentException(owner + " and the tasks it can spawn: '" + c.earlier().text() + "' and '"
+          + c.later().text() + "' disagree (a buffer name is kept at one size, or never kept)");
+    });
   }
 
   /** This design with the five original parts: threshold 0, no device buffers, no tasks. */

@@ -4,14 +4,20 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Names;
 import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -24,15 +30,21 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Parses the design language into a {@link Design}.
@@ -40,10 +52,15 @@ import java.util.Set;
  * <p>Every problem is reported as a {@link DesignException} with the position of the offending
  * token, {@code FILE:LINE:COL: message}; the parser validates everything before it constructs the
  * self-validating records, so no other exception escapes for any input. Errors are reported in
- * file order, except references to mutexes and semaphores, which are resolved after the whole file
- * is read (a step may use a name declared further down); then the first bad reference in file
- * order is reported. A missing {@code design} or {@code vram} line, or a design without roles, is
- * reported at 1:1 once the whole file has been read without other errors.
+ * file order, except the checks that need the whole file, which run after it is read (a step may
+ * name something declared further down): references to mutexes, semaphores and tasks, device
+ * buffers that a role or task allocates or frees or that do not fit in vram, tasks that can spawn
+ * themselves, buffer names kept and not kept or kept at two sizes, and waits for events never
+ * signalled; of those, the first in file order is reported. A missing {@code design} or {@code vram} line, or a design without
+ * roles, is reported at 1:1 once the whole file has been read without other errors.
+ *
+ * <p>An {@code if free} block's lines ({@code if}, {@code else}, {@code end}) stand at the body's
+ * indentation like its other steps; indentation is not significant inside a body.
  */
 public final class DesignParser {
   /** Files larger than this are refused rather than read; designs are a few hundred lines. */
@@ -52,9 +69,13 @@ public final class DesignParser {
   /** The file name errors of {@link #step(String)} are reported under. */
   public static final String STEP_FILE = "<step>";
 
-  private static final List<String> TOP_KEYWORDS = List.of("design", "vram", "mutex", "semaphore", "role");
-  private static final List<String> STEP_KEYWORDS =
-      List.of("lock", "unlock", "acquire", "release", "alloc", "free", "trim", "sync", "kernel", "cpu");
+  private static final List<String> TOP_KEYWORDS =
+      List.of("design", "vram", "mutex", "semaphore", "role", "pool", "buffer", "task");
+  private static final List<String> STEP_KEYWORDS = List.of("lock", "unlock", "acquire", "release", "alloc", "free",
+      "trim", "sync", "kernel", "cpu", "spawn", "join", "signal", "wait", "if", "else", "end");
+
+  /** A zero size with a unit, e.g. {@code 0B}: no buffer has it, but a pool threshold may. */
+  private static final Pattern ZERO_SIZE = Pattern.compile("0+(?:\\.0+)?([A-Za-z]+)");
 
   /** How many characters of a user's token an error message shows at most. */
   private static final int SHOW_MAX = 40;
@@ -62,7 +83,8 @@ public final class DesignParser {
   private enum Kind {
     MUTEX("mutex"),
     SEMAPHORE("semaphore"),
-    ROLE("role");
+    ROLE("role"),
+    TASK("task");
 
     final String word;
 
@@ -75,33 +97,78 @@ public final class DesignParser {
 
   private record Declared(Kind kind, int line) {}
 
-  /** A mutex or semaphore named by a step, resolved once all declarations are known. */
+  /** A mutex, semaphore or task named by a step, resolved once all declarations are known. */
   private record Ref(Token name, Kind expected) {}
 
-  private static final class RoleBuilder {
+  /** A role's or a task's body while it is read, with its open {@code if} blocks, innermost first. */
+  private static final class Body {
+    final Kind kind;
     final Token name;
     final int threads;
     final int jobs;
-    final List<Step> body = new ArrayList<>();
+    final List<Step> steps = new ArrayList<>();
+    final ArrayDeque<OpenIf> open = new ArrayDeque<>();
 
-    RoleBuilder(Token name, int threads, int jobs) {
+    Body(Kind kind, Token name, int threads, int jobs) {
+      this.kind = kind;
       this.name = name;
       this.threads = threads;
       this.jobs = jobs;
     }
+
+    /** Where the next step goes: the open branch of the innermost {@code if}, else the body. */
+    List<Step> target() {
+      return open.isEmpty() ? steps : open.peek().branch();
+    }
+
+    String what() {
+      return kind.word + " " + name.text;
+    }
   }
+
+  /** An {@code if free} block whose {@code end} has not been read yet. */
+  private static final class OpenIf {
+    final Token keyword;
+    final boolean atLeast;
+    final long bytes;
+    final List<Step> then = new ArrayList<>();
+    final List<Step> otherwise = new ArrayList<>();
+    Token elseKeyword;
+
+    OpenIf(Token keyword, boolean atLeast, long bytes) {
+      this.keyword = keyword;
+      this.atLeast = atLeast;
+      this.bytes = bytes;
+    }
+
+    List<Step> branch() {
+      return elseKeyword == null ? then : otherwise;
+    }
+  }
+
+  /** A one-line step of a body with its tokens, kept for the checks that need the whole file. */
+  private record Placed(Step step, List<Token> tokens, Body owner) {}
+
+  /** {@code buffer NAME SIZE}. */
+  private record DeviceBuffer(Token name, Token size, long bytes) {}
 
   private final String file;
   private Token designName;
   private Token designKeyword;
   private Long vram;
   private Token vramKeyword;
+  private long poolThreshold;
+  private Token poolKeyword;
+  private final Map<String, DeviceBuffer> deviceBuffers = new LinkedHashMap<>();
   private final List<String> mutexes = new ArrayList<>();
   private final List<Semaphore> semaphores = new ArrayList<>();
-  private final List<RoleBuilder> roles = new ArrayList<>();
+  private final List<Body> roles = new ArrayList<>();
+  private final List<Body> tasks = new ArrayList<>();
   private final Map<String, Declared> names = new HashMap<>();
   private final List<Ref> refs = new ArrayList<>();
-  private RoleBuilder current;
+  /** Every one-line step of every body, in file order. */
+  private final List<Placed> placed = new ArrayList<>();
+  private Body current;
 
   private DesignParser(String file) {
     this.file = file;
@@ -125,11 +192,14 @@ public final class DesignParser {
   /**
    * Parses the text of one step as a role's body writes it, e.g. {@code alloc staged 12GiB}, by the
    * same grammar as {@link #parse}: the one way to read a step that is not part of a design file,
-   * such as a trace's step column. {@code step(s.text()).equals(s)} for every step {@code s}.
+   * such as a trace's step column. {@code step(s.text()).equals(s)} for every step {@code s} but
+   * an {@code if free} block.
    *
-   * <p>Mutex and semaphore names are checked as names but not resolved, since there are no
-   * declarations to resolve them against. Errors are reported under {@value #STEP_FILE}, line 1, at
-   * the column of the offending token in {@code text}; a step has no comment, so {@code #} is one.
+   * <p>Mutex, semaphore and task names are checked as names but not resolved, since there are no
+   * declarations to resolve them against. An {@code if free} block spans lines and is no single
+   * step: {@code if}, {@code else} and {@code end} are errors here. Errors are reported under
+   * {@value #STEP_FILE}, line 1, at the column of the offending token in {@code text}; a step has no
+   * comment, so {@code #} is one.
    */
   public static Step step(String text) throws DesignException {
     Objects.requireNonNull(text, "text");
@@ -218,7 +288,7 @@ public final class DesignParser {
       }
       start = text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? end + 2 : end + 1;
     }
-    closeRole();
+    closeBody();
     if (designName == null) {
       throw error(1, 1, "missing 'design NAME' line");
     }
@@ -228,14 +298,36 @@ public final class DesignParser {
     if (roles.isEmpty()) {
       throw error(1, 1, "design has no role");
     }
+    List<DesignException> found = new ArrayList<>();
     for (Ref r : refs) {
-      resolve(r);
+      DesignException e = resolve(r);
+      if (e != null) {
+        found.add(e);
+      }
     }
-    List<Role> built = new ArrayList<>();
-    for (RoleBuilder b : roles) {
-      built.add(new Role(b.name.text, b.threads, b.jobs, b.body));
+    TaskGraph graph = graph();
+    checkDeviceBuffers(found);
+    checkSpawnCycles(graph, found);
+    checkKeeps(graph, found);
+    checkWaits(graph, found);
+    Optional<DesignException> first = found.stream()
+        .min(Comparator.comparingInt(DesignException::line).thenComparingInt(DesignException::column));
+    if (first.isPresent()) {
+      throw first.get();
     }
-    return new Design(designName.text, vram, mutexes, semaphores, built);
+    List<Role> builtRoles = new ArrayList<>();
+    for (Body b : roles) {
+      builtRoles.add(new Role(b.name.text, b.threads, b.jobs, b.steps));
+    }
+    List<Task> builtTasks = new ArrayList<>();
+    for (Body b : tasks) {
+      builtTasks.add(new Task(b.name.text, b.steps));
+    }
+    List<ResidentBuffer> buffers = new ArrayList<>();
+    for (DeviceBuffer b : deviceBuffers.values()) {
+      buffers.add(new ResidentBuffer(b.name.text, b.bytes));
+    }
+    return new Design(designName.text, vram, poolThreshold, buffers, mutexes, semaphores, builtRoles, builtTasks);
   }
 
   private Step oneStep(String text) throws DesignException {
@@ -264,7 +356,7 @@ public final class DesignParser {
     if (first == ' ' || first == '\t') {
       bodyLine(t);
     } else {
-      closeRole();
+      closeBody();
       topLine(t);
     }
   }
@@ -312,6 +404,9 @@ public final class DesignParser {
       case "mutex" -> mutex(t);
       case "semaphore" -> semaphore(t);
       case "role" -> role(t);
+      case "pool" -> pool(t);
+      case "buffer" -> buffer(t);
+      case "task" -> task(t);
       default -> {
         if (STEP_KEYWORDS.contains(kw.text)) {
           throw error(kw, "step '" + kw.text + "' must be indented under a role");
@@ -415,8 +510,53 @@ public final class DesignParser {
           : "";
       throw error(extra, "unexpected " + show(extra.text) + " after " + show(join(t, i)) + hint);
     }
-    current = new RoleBuilder(name, threads, jobs);
+    current = new Body(Kind.ROLE, name, threads, jobs);
     roles.add(current);
+  }
+
+  /** {@code pool threshold SIZE} or {@code pool threshold max}. */
+  private void pool(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    if (poolKeyword != null) {
+      throw error(kw, "duplicate pool threshold line (first at line " + poolKeyword.line + ")");
+    }
+    Token word = need(t, 1, "pool needs its release threshold, e.g. pool threshold 4GiB or pool threshold max");
+    if (!word.text.equals("threshold")) {
+      throw error(word, "unexpected " + show(word.text) + " after 'pool' (expected threshold)");
+    }
+    Token value = need(t, 2, word, "pool threshold needs a size or max, e.g. pool threshold 4GiB");
+    long bytes = value.text.equals("max") ? Design.THRESHOLD_MAX : threshold(value);
+    end(t, 3);
+    poolKeyword = kw;
+    poolThreshold = bytes;
+  }
+
+  /** {@code buffer NAME SIZE}: a device buffer; buffer names are not in the namespace of mutexes and roles. */
+  private void buffer(List<Token> t) throws DesignException {
+    Token name = need(t, 1, "buffer needs a name and a size, e.g. buffer d_a 4GiB");
+    requireName(name, "buffer");
+    DeviceBuffer earlier = deviceBuffers.get(name.text);
+    if (earlier != null) {
+      throw error(name, "duplicate buffer " + show(name.text) + " (first declared at line " + earlier.name.line + ")");
+    }
+    Token size = need(t, 2, "buffer needs a size, e.g. buffer " + name.text + " 4GiB");
+    long bytes = size(size);
+    end(t, 3);
+    deviceBuffers.put(name.text, new DeviceBuffer(name, size, bytes));
+  }
+
+  private void task(List<Token> t) throws DesignException {
+    Token name = need(t, 1, "task needs a name, e.g. task prep_msm");
+    declare(name, Kind.TASK);
+    if (t.size() > 2) {
+      Token extra = t.get(2);
+      String hint = isThreadCount(extra.text) || extra.text.equals("jobs")
+          ? " (a task runs once per spawn: it has no thread or job count)"
+          : "";
+      throw error(extra, "unexpected " + show(extra.text) + " after " + show(join(t, 2)) + hint);
+    }
+    current = new Body(Kind.TASK, name, 1, 1);
+    tasks.add(current);
   }
 
   /** Whether a token in the thread-count position looks like an attempt at {@code xN}. */
@@ -424,9 +564,14 @@ public final class DesignParser {
     return s.startsWith("x") || s.startsWith("-") || s.startsWith("+") || number(s) != BAD;
   }
 
-  private void closeRole() throws DesignException {
-    if (current != null && current.body.isEmpty()) {
-      throw error(current.name, "role " + current.name.text + " has no steps");
+  private void closeBody() throws DesignException {
+    if (current != null) {
+      if (!current.open.isEmpty()) {
+        throw error(current.open.peek().keyword, "'if' without 'end'");
+      }
+      if (current.steps.isEmpty()) {
+        throw error(current.name, current.what() + " has no steps");
+      }
     }
     current = null;
   }
@@ -439,7 +584,69 @@ public final class DesignParser {
     if (current == null) {
       throw error(kw, "indented line outside a role (steps must follow a 'role' line)");
     }
-    current.body.add(step(t));
+    switch (kw.text) {
+      case "if" -> current.open.push(openIf(t));
+      case "else" -> elseLine(t);
+      case "end" -> endLine(t);
+      default -> {
+        Step s = step(t);
+        current.target().add(s);
+        placed.add(new Placed(s, t, current));
+      }
+    }
+  }
+
+  /** {@code if free >= SIZE} or {@code if free < SIZE}. */
+  private OpenIf openIf(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    Token free = need(t, 1, "if needs a condition on free memory, e.g. if free >= 4GiB");
+    if (!free.text.equals("free")) {
+      String hint = free.text.startsWith("free")
+          ? " (separate free, the operator and the size with spaces, e.g. if free >= 4GiB)"
+          : " (expected free, e.g. if free >= 4GiB)";
+      throw error(free, "unexpected " + show(free.text) + " after 'if'" + hint);
+    }
+    Token op = need(t, 2, free, "if free needs >= or < and a size, e.g. if free >= 4GiB");
+    boolean atLeast;
+    if (op.text.equals(">=")) {
+      atLeast = true;
+    } else if (op.text.equals("<")) {
+      atLeast = false;
+    } else {
+      String rest = op.text.startsWith(">=") ? op.text.substring(2) : op.text.startsWith("<") ? op.text.substring(1) : "";
+      String hint = !rest.isEmpty() && Character.isDigit(rest.charAt(0))
+          ? "expected >= or <, then a space and a size"
+          : "expected >= or <";
+      throw error(op, "bad operator " + show(op.text) + " in if free (" + hint + ")");
+    }
+    Token sz = need(t, 3, op, "if free " + op.text + " needs a size, e.g. if free " + op.text + " 4GiB");
+    long bytes = size(sz);
+    end(t, 4);
+    return new OpenIf(kw, atLeast, bytes);
+  }
+
+  private void elseLine(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    OpenIf open = current.open.peek();
+    if (open == null) {
+      throw error(kw, "'else' without 'if'");
+    }
+    if (open.elseKeyword != null) {
+      throw error(kw, "second 'else' for the 'if' at line " + open.keyword.line
+          + " (first 'else' at line " + open.elseKeyword.line + ")");
+    }
+    end(t, 1);
+    open.elseKeyword = kw;
+  }
+
+  private void endLine(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    if (current.open.isEmpty()) {
+      throw error(kw, "'end' without 'if'");
+    }
+    end(t, 1);
+    OpenIf open = current.open.pop();
+    current.target().add(new IfFree(open.atLeast, open.bytes, open.then, open.otherwise));
   }
 
   // ---------------------------------------------------------------- steps
@@ -484,15 +691,24 @@ public final class DesignParser {
         Token sz = need(t, 2, "alloc needs a size, e.g. alloc " + b.text + " 12GiB");
         long bytes = size(sz);
         boolean async = false;
-        if (t.size() > 3) {
-          Token a = t.get(3);
-          if (!a.text.equals("async")) {
-            throw error(a, "unexpected " + show(a.text) + " after " + show(join(t, 3)) + " (expected async)");
-          }
+        boolean keep = false;
+        int i = 3;
+        if (i < t.size() && t.get(i).text.equals("async")) {
           async = true;
+          i++;
         }
-        end(t, 4);
-        return new Alloc(b.text, bytes, async);
+        if (i < t.size() && t.get(i).text.equals("keep")) {
+          keep = true;
+          i++;
+        }
+        if (i < t.size()) {
+          Token a = t.get(i);
+          String hint = i == 3 ? " (expected async or keep)"
+              : keep && a.text.equals("async") ? " (async comes before keep)"
+              : "";
+          throw error(a, "unexpected " + show(a.text) + " after " + show(join(t, i)) + hint);
+        }
+        return new Alloc(b.text, bytes, async, keep);
       }
       case "free": {
         Token b = need(t, 1, "free needs a buffer name");
@@ -504,8 +720,32 @@ public final class DesignParser {
         end(t, 1);
         return new Trim();
       case "sync":
+        if (t.size() > 1 && t.get(1).text.equals("stream")) {
+          end(t, 2);
+          return new SyncStream();
+        }
         end(t, 1);
         return new Sync();
+      case "spawn":
+      case "join": {
+        Token task = need(t, 1, kw.text + " needs a task name, e.g. " + kw.text + " prep_msm");
+        requireName(task, "task");
+        end(t, 2);
+        refs.add(new Ref(task, Kind.TASK));
+        return kw.text.equals("spawn") ? new Spawn(task.text) : new Join(task.text);
+      }
+      case "signal":
+      case "wait": {
+        Token e = need(t, 1, kw.text + " needs an event name, e.g. " + kw.text + " ready");
+        requireName(e, "event");
+        end(t, 2);
+        return kw.text.equals("signal") ? new Signal(e.text) : new Wait(e.text);
+      }
+      case "if":
+        throw error(kw, "'if' opens a block of lines (if free ..., else, end) and cannot be read as a single step");
+      case "else":
+      case "end":
+        throw error(kw, "'" + kw.text + "' belongs to an if block and cannot be read as a single step");
       case "kernel":
         return kernel(t);
       case "cpu": {
@@ -588,7 +828,8 @@ public final class DesignParser {
     names.put(name.text, new Declared(kind, name.line));
   }
 
-  private void resolve(Ref r) throws DesignException {
+  /** The error for a bad reference, or null. */
+  private DesignException resolve(Ref r) {
     Declared d = names.get(r.name.text);
     if (d == null) {
       List<String> candidates = new ArrayList<>();
@@ -599,11 +840,120 @@ public final class DesignParser {
       });
       candidates.sort(null);
       String suggestion = closest(r.name.text, candidates);
-      throw error(r.name, "undeclared " + r.expected.word + " " + show(r.name.text)
+      return error(r.name, "undeclared " + r.expected.word + " " + show(r.name.text)
           + (suggestion == null ? "" : "; did you mean '" + suggestion + "'?"));
     }
     if (d.kind != r.expected) {
-      throw error(r.name, show(r.name.text) + " is a " + d.kind.word + ", not a " + r.expected.word);
+      return error(r.name, show(r.name.text) + " is a " + d.kind.word + ", not a " + r.expected.word);
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- checks over the whole design
+
+  private TaskGraph graph() {
+    Map<String, List<Step>> bodies = new HashMap<>();
+    tasks.forEach(b -> bodies.put(b.name.text, b.steps));
+    return new TaskGraph(bodies);
+  }
+
+  /** Device buffers fit in vram together, and no role or task allocates or frees one. */
+  private void checkDeviceBuffers(List<DesignException> found) {
+    long total = 0;
+    for (DeviceBuffer b : deviceBuffers.values()) {
+      // Each size and vram are at most Long.MAX_VALUE / 4, so the sum cannot overflow before it exceeds vram.
+      total += b.bytes;
+      if (total > vram) {
+        found.add(error(b.size, "device buffers need " + Sizes.format(total) + ", more than vram " + Sizes.format(vram)));
+        break;
+      }
+    }
+    for (Placed p : placed) {
+      boolean alloc = p.step instanceof Alloc;
+      String buffer = p.step instanceof Alloc a ? a.buffer() : p.step instanceof Free f ? f.buffer() : null;
+      DeviceBuffer d = buffer == null ? null : deviceBuffers.get(buffer);
+      if (d != null) {
+        found.add(error(p.tokens.get(1), show(buffer) + " is a device buffer (line " + d.name.line
+            + "), allocated once for the whole run: " + p.owner.what() + " may not " + (alloc ? "allocate" : "free")
+            + " it"));
+      }
+    }
+  }
+
+  /** No task can spawn itself: reported at each spawn that closes a cycle. */
+  private void checkSpawnCycles(TaskGraph graph, List<DesignException> found) {
+    for (Placed p : placed) {
+      if (p.step instanceof Spawn s && p.owner.kind == Kind.TASK && graph.has(s.task())) {
+        List<String> cycle = new ArrayList<>(graph.path(s.task(), p.owner.name.text));
+        if (!cycle.isEmpty()) {
+          cycle.add(s.task());
+          found.add(error(p.tokens.get(1), "task " + s.task() + " can spawn itself: " + String.join(" -> ", cycle)));
+        }
+      }
+    }
+  }
+
+  /**
+   * Within a role and the tasks it can spawn (and within a task and its own), a buffer name is never
+   * kept, or always kept at one size; reported at the later alloc in file order.
+   */
+  private void checkKeeps(TaskGraph graph, List<DesignException> found) {
+    Map<Step, Placed> where = new IdentityHashMap<>();
+    Map<Step, Integer> order = new IdentityHashMap<>();
+    for (Placed p : placed) {
+      where.put(p.step, p);
+      order.put(p.step, order.size());
+    }
+    List<Body> bodies = new ArrayList<>(roles);
+    bodies.addAll(tasks);
+    for (Body b : bodies) {
+      List<Step> allocs = new ArrayList<>();
+      for (Step s : graph.closure(b.steps)) {
+        if (s instanceof Alloc) {
+          allocs.add(s);
+        }
+      }
+      allocs.sort(Comparator.comparingInt(order::get));
+      TaskGraph.keepConflict(allocs).ifPresent(c -> {
+        Placed later = where.get(c.later());
+        int line = where.get(c.earlier()).tokens.get(0).line;
+        String in = " (in " + b.what() + (graph.reach(b.steps).isEmpty() ? "" : " and the tasks it can spawn") + ")";
+        Alloc a = c.later();
+        if (a.keep() != c.earlier().keep()) {
+          String what = a.keep()
+              ? "kept buffer " + show(a.buffer()) + " is also allocated without keep at line " + line
+              : "buffer " + show(a.buffer()) + " is allocated without keep but kept at line " + line;
+          found.add(error(later.tokens.get(1), what + in + "; a buffer name is either always kept or never"));
+        } else {
+          found.add(error(later.tokens.get(2), "kept buffer " + show(a.buffer()) + " is " + Sizes.format(a.bytes())
+              + " but " + Sizes.format(c.earlier().bytes()) + " at line " + line + in + "; a kept buffer has one size"));
+        }
+      });
+    }
+  }
+
+  /**
+   * Every {@code wait E} has a {@code signal E} in a job that can run it: in the role and the tasks it
+   * can spawn, or, for a wait in a task, in a role or task that can spawn that task and what it spawns.
+   */
+  private void checkWaits(TaskGraph graph, List<DesignException> found) {
+    List<List<Step>> roleBodies = new ArrayList<>();
+    roles.forEach(r -> roleBodies.add(r.steps));
+    Map<Body, Set<String>> signalled = new HashMap<>();
+    for (Placed p : placed) {
+      if (p.step instanceof Wait w) {
+        Body b = p.owner;
+        Set<String> events = signalled.computeIfAbsent(b,
+            x -> x.kind == Kind.ROLE ? graph.signals(x.steps) : graph.jobSignals(x.name.text, roleBodies));
+        if (!events.contains(w.event())) {
+          String where = b.kind == Kind.ROLE
+              ? "in " + b.what() + " or the tasks it can spawn"
+              : "in a job that runs " + b.what() + " (a role or task that can spawn it, and the tasks they spawn)";
+          String suggestion = closest(w.event(), new ArrayList<>(events));
+          found.add(error(p.tokens.get(1), "event " + show(w.event()) + " is never signalled " + where
+              + (suggestion == null ? "" : "; did you mean '" + suggestion + "'?")));
+        }
+      }
     }
   }
 
@@ -655,6 +1005,15 @@ public final class DesignParser {
       throw error(t, sanitizeMessage(p.error(), t.text));
     }
     return p.bytes().get();
+  }
+
+  /** A pool threshold: a size, or zero with a unit, e.g. {@code 0B}. */
+  private long threshold(Token t) throws DesignException {
+    Matcher m = ZERO_SIZE.matcher(t.text);
+    if (m.matches() && Sizes.parse("1" + m.group(1)).bytes().isPresent()) {
+      return 0;
+    }
+    return size(t);
   }
 
   private Duration duration(Token t) throws DesignException {

@@ -1,14 +1,19 @@
 package dev.interlock.model.design;
 
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import java.util.List;
 
 /**
  * Prints a {@link Design} in the canonical form of the design language.
  *
  * <p>{@code DesignParser.parse(name, print(d)).equals(d)} for every design whose sizes
- * {@link Sizes#parse} accepts. The form: {@code design}, {@code vram}, the mutexes, the semaphores,
- * then each role as {@code role NAME xT jobs J} after a blank line, with its steps indented by two
- * spaces; no comments; a newline after every line.
+ * {@link Sizes#parse} accepts (and whose pool threshold is 0, such a size or
+ * {@link Design#THRESHOLD_MAX}). The form: {@code design}, {@code vram}, {@code pool threshold}
+ * when it is not 0, the device buffers, the mutexes, the semaphores, then each role as
+ * {@code role NAME xT jobs J} and then each task as {@code task NAME}, each after a blank line and
+ * with its steps indented by two spaces ({@code if} blocks' lines at the same indentation); no
+ * comments; a newline after every line.
  */
 public final class DesignPrinter {
   private DesignPrinter() {}
@@ -18,6 +23,14 @@ public final class DesignPrinter {
     StringBuilder sb = new StringBuilder();
     sb.append("design ").append(d.name()).append('\n');
     sb.append("vram ").append(Sizes.format(d.vram())).append('\n');
+    if (d.poolThreshold() != 0) {
+      sb.append("pool threshold ")
+          .append(d.poolThreshold() == Design.THRESHOLD_MAX ? "max" : Sizes.format(d.poolThreshold()))
+          .append('\n');
+    }
+    for (ResidentBuffer b : d.buffers()) {
+      sb.append("buffer ").append(b.name()).append(' ').append(Sizes.format(b.bytes())).append('\n');
+    }
     for (String m : d.mutexes()) {
       sb.append("mutex ").append(m).append('\n');
     }
@@ -29,10 +42,21 @@ public final class DesignPrinter {
       sb.append("role ").append(r.name())
           .append(" x").append(r.threads())
           .append(" jobs ").append(r.jobs()).append('\n');
-      for (Step s : r.body()) {
-        sb.append("  ").append(s.text()).append('\n');
-      }
+      body(sb, r.body());
+    }
+    for (Task t : d.tasks()) {
+      sb.append('\n');
+      sb.append("task ").append(t.name()).append('\n');
+      body(sb, t.body());
     }
     return sb.toString();
+  }
+
+  private static void body(StringBuilder sb, List<Step> steps) {
+    for (Step s : steps) {
+      for (String line : Steps.lines(s)) {
+        sb.append("  ").append(line).append('\n');
+      }
+    }
   }
 }

@@ -184,13 +184,13 @@ class DesignParserTest {
         // unknown keywords
         Arguments.of(HEAD + "role r\n  lok m\n",
             "t.design:6:3: unknown keyword 'lok' (expected one of: lock, unlock, acquire, release, alloc, free,"
-                + " trim, sync, kernel, cpu); did you mean 'lock'?"),
+                + " trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end); did you mean 'lock'?"),
         Arguments.of(HEAD + "role r\n  frobnicate m\n",
             "t.design:6:3: unknown keyword 'frobnicate' (expected one of: lock, unlock, acquire, release, alloc,"
-                + " free, trim, sync, kernel, cpu)"),
+                + " free, trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end)"),
         Arguments.of(HEAD + "mutx a\n",
-            "t.design:5:1: unknown keyword 'mutx' (expected one of: design, vram, mutex, semaphore, role);"
-                + " did you mean 'mutex'?"),
+            "t.design:5:1: unknown keyword 'mutx' (expected one of: design, vram, mutex, semaphore, role, pool, buffer,"
+                + " task); did you mean 'mutex'?"),
         Arguments.of(HEAD + "lock m\n", "t.design:5:1: step 'lock' must be indented under a role"),
         Arguments.of(HEAD + "role r\n  sync\n  mutex q\n", "t.design:7:3: 'mutex' must start at column 1, not be indented"),
         // references
@@ -233,7 +233,7 @@ class DesignParserTest {
         Arguments.of(HEAD + "role r\n  lock m xyz\n", "t.design:6:10: unexpected 'xyz' after 'lock m'"),
         Arguments.of(HEAD + "role r\n  trim now\n", "t.design:6:8: unexpected 'now' after 'trim'"),
         Arguments.of(HEAD + "role r\n  alloc b 1GiB sync\n",
-            "t.design:6:16: unexpected 'sync' after 'alloc b 1GiB' (expected async)"),
+            "t.design:6:16: unexpected 'sync' after 'alloc b 1GiB' (expected async or keep)"),
         Arguments.of(HEAD + "role r\n  alloc b 1GiB async now\n",
             "t.design:6:22: unexpected 'now' after 'alloc b 1GiB async'"),
         Arguments.of(HEAD + "role r\n  cpu c fro 1s\n",
@@ -306,7 +306,7 @@ class DesignParserTest {
             "t.design:5:7: invalid mutex name 'a\\u00a0b' (a name starts with a letter or _ and continues with"
                 + " letters, digits, _, . or -)"),
         Arguments.of("\u0000\u0001junk", "t.design:1:1: unknown keyword '\\u0000\\u0001junk' (expected one of:"
-            + " design, vram, mutex, semaphore, role)"),
+            + " design, vram, mutex, semaphore, role, pool, buffer, task)"),
         Arguments.of("design " + "a".repeat(1000) + "!",
             "t.design:1:8: invalid design name '" + "a".repeat(37) + "...' (a name starts with a letter or _"
                 + " and continues with letters, digits, _, . or -)"),

@@ -8,13 +8,18 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +49,14 @@ class StepParserTest {
         new Kernel("ntt_msm", List.of("staged", "scratch")),
         new Kernel("k", List.of("for"), Optional.of(Duration.ofMillis(500))),
         new Cpu("synthesize"),
-        new Cpu("b_g2_msm", Optional.of(Duration.ofMillis(1500))));
+        new Cpu("b_g2_msm", Optional.of(Duration.ofMillis(1500))),
+        new Alloc("d_bc", 8 * Sizes.GIB, false, true),
+        new Alloc("d_bc", 8 * Sizes.GIB, true, true),
+        new SyncStream(),
+        new Spawn("prep_msm"),
+        new Join("prep_msm"),
+        new Signal("msm_done"),
+        new Wait("msm_done"));
   }
 
   @ParameterizedTest
@@ -73,9 +85,31 @@ class StepParserTest {
   }
 
   @Test
-  void mutexAndSemaphoreNamesNeedNoDeclaration() throws DesignException {
+  void mutexSemaphoreAndTaskNamesNeedNoDeclaration() throws DesignException {
     assertThat(DesignParser.step("lock never_declared")).isEqualTo(new Lock("never_declared"));
     assertThat(DesignParser.step("release nor_this 2")).isEqualTo(new Release("nor_this", 2));
+    assertThat(DesignParser.step("spawn no_task")).isEqualTo(new Spawn("no_task"));
+    assertThat(DesignParser.step("wait never_signalled")).isEqualTo(new Wait("never_signalled"));
+  }
+
+  @Test
+  void anIfBlockIsNoSingleStep() {
+    assertAt(error("if free >= 4GiB"), 1,
+        "'if' opens a block of lines (if free ..., else, end) and cannot be read as a single step");
+    assertAt(error("  else"), 3, "'else' belongs to an if block and cannot be read as a single step");
+    assertAt(error("end"), 1, "'end' belongs to an if block and cannot be read as a single step");
+  }
+
+  @Test
+  void theNewStepsReportBadTextAtTheOffendingToken() {
+    assertAt(error("alloc b 1GiB keep async"), 19, "unexpected 'async' after 'alloc b 1GiB keep' (async comes before keep)");
+    assertAt(error("alloc b 1GiB kept"), 14, "unexpected 'kept' after 'alloc b 1GiB' (expected async or keep)");
+    assertAt(error("sync stream 2"), 13, "unexpected '2' after 'sync stream'");
+    assertAt(error("join"), 1, "join needs a task name, e.g. join prep_msm");
+    assertAt(error("signal"), 1, "signal needs an event name, e.g. signal ready");
+    assertAt(error("wait 1"), 6, "invalid event name '1'");
+    assertAt(error("spwan t"), 1, "unknown keyword 'spwan'");
+    assertThat(error("spwan t").detail()).endsWith("did you mean 'spawn'?");
   }
 
   static DesignException error(String text) {
