@@ -20,6 +20,11 @@ public record IfFree(boolean atLeast, long bytes, List<Step> then, List<Step> ot
     otherwise = List.copyOf(otherwise);
   }
 
+  /** This step without its branches: what a trace line holds of it. */
+  public IfFree header() {
+    return then.isEmpty() && otherwise.isEmpty() ? this : new IfFree(atLeast, bytes, List.of(), List.of());
+  }
+
   /** Whether a read of {@code free} bytes takes the {@code then} branch. */
   public boolean holds(long free) {
     return atLeast ? free >= bytes : free < bytes;
