@@ -1,0 +1,80 @@
+package dev.interlock.model.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.model.TestDesigns;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.trace.TraceStep;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The verdicts of designs/cuzk/, as their header comments state them. */
+class CuzkCorpusTest {
+  private static final Checker.Options OPTS = Checker.Options.defaults(20_000_000);
+
+  private static CheckReport check(String name) {
+    return Checker.check(TestDesigns.shipped("cuzk/" + name), "designs/cuzk/" + name + ".design", OPTS);
+  }
+
+  @Test
+  void phase8IsSafeAndItsBG2MsmOverlapsTheOtherWorkersKernels() {
+    Design d = TestDesigns.shipped("cuzk/phase8");
+    CheckReport r = Checker.check(d, "<test>", OPTS.withOverlap(new OverlapQuery("b_g2_msm", "ntt_msm")));
+    assertThat(r.verdict()).isEqualTo(new Verdict.Safe());
+    assertThat(r.overlap().orElseThrow().reachability()).isEqualTo(OverlapAnswer.Reachability.REACHABLE);
+  }
+
+  @Test
+  void phase10FailsOnTheFallbackAllocationUnderComputeMtxAfterAGuardSawTooLittleFree() {
+    CheckReport r = check("phase10");
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.threads()).isEqualTo(Map.of("gpu_worker", 2));
+    List<TraceStep> steps = r.counterexample().orElseThrow().steps();
+    assertThat(steps).hasSize(20);
+    TraceStep last = steps.get(steps.size() - 1);
+    assertThat(last.step().text()).isEqualTo("alloc d_bc 8GiB");
+    // the failing worker's guard took the else branch, reading only what the other worker's pre-staging left
+    TraceStep guard = steps.stream().filter(s -> s.thread().equals(last.thread()) && s.free().isPresent())
+        .reduce((a, b) -> b).orElseThrow();
+    assertThat(guard.phase()).contains(Phase.ELSE);
+    assertThat(guard.free()).contains(4 * Sizes.GIB);
+    // and the failing allocation happens under compute_mtx
+    int lockAt = steps.indexOf(steps.stream().filter(s -> s.thread().equals(last.thread())
+        && s.step().text().equals("lock compute_mtx")).findFirst().orElseThrow());
+    assertThat(lockAt).isGreaterThan(steps.indexOf(guard));
+  }
+
+  @Test
+  void phases9To12FailWithTheCodesMsmSizesEvenWithOneWorker() {
+    for (String phase : List.of("phase9", "phase11", "phase12")) {
+      CheckReport r = check(phase);
+      assertThat(r.verdict().label()).as(phase).isEqualTo("OOM");
+      assertThat(r.threads()).as(phase).isEqualTo(Map.of("gpu_worker", 1));
+      assertThat(r.counterexample().orElseThrow().steps().get(13).step().text()).isEqualTo("alloc h_temp 4544MiB async");
+    }
+  }
+
+  @Test
+  void phase9AnswersTheSeedsQuestion() {
+    Design d = TestDesigns.shipped("cuzk/phase9");
+    CheckReport r = Checker.check(d, "<test>", OPTS.withOverlap(new OverlapQuery("b_g2_msm", "ntt_msm")));
+    assertThat(r.overlap().orElseThrow().reachability()).isEqualTo(OverlapAnswer.Reachability.REACHABLE);
+  }
+
+  @Test
+  void proposal9WouldHaveFailedLikePhase10() {
+    CheckReport r = check("proposal9");
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.threads()).isEqualTo(Map.of("gpu_worker", 2));
+    assertThat(r.counterexample().orElseThrow().length()).isEqualTo(12);
+  }
+
+  @Test
+  void headIsSafeWithTwoWorkers() {
+    Design d = TestDesigns.shipped("cuzk/head").withThreads("gpu_worker", 2);
+    assertThat(Checker.check(d, "<test>", OPTS).verdict()).isEqualTo(new Verdict.Safe());
+  }
+}
