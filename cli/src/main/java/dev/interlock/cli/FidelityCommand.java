@@ -71,6 +71,12 @@ final class FidelityCommand implements Callable<Integer> {
     if (runs < 1) {
       throw new CliError("--runs must be positive, got " + runs);
     }
+    if (jitterMicros < 0) {
+      throw new CliError("--jitter-us must not be negative, got " + jitterMicros);
+    }
+    if (maxStates < 1) {
+      throw new CliError("--max-states must be positive, got " + maxStates);
+    }
     List<Path> designs = files.isEmpty() ? allDesigns() : files;
     List<Design> loaded = new ArrayList<>();
     for (Path f : designs) {

@@ -646,11 +646,11 @@ public final class Model {
     for (Field b : l.frameBuffer[f]) {
       leak |= b.get(out, base) != 0;
     }
-    if (l.frames == 1 && l.nodes == 0) {
-      return leak;
-    }
     for (Field e : l.frameEvent[f]) {
       e.set(out, base, 0);
+    }
+    if (l.nodes == 0) {
+      return leak;
     }
     for (Field last : l.frameLast[f]) {
       last.set(out, base, 0);

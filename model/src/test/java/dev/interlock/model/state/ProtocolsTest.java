@@ -270,4 +270,13 @@ class ProtocolsTest {
     assertThat(m.view(r, 1).buffers()).isEqualTo(Map.of("k", 2 * GIB));
     assertThat(m.view(r, 0).buffers()).isEmpty();
   }
+
+  @Test
+  void eventsAreOneShotPerJobAlsoInARoleWithoutTasks() {
+    Design d = design(16 * GIB, 0, List.of(), List.of(), List.of(role(1, 2,
+        new IfFree(true, 10 * GIB, List.of(new Signal("go")), List.of()),
+        new Alloc("k", 8 * GIB, false, true), new Wait("go"))), List.of());
+    CheckReport r = check(d);
+    assertThat(r.verdict().label()).as("job 2's guard reads 8GiB free and never signals").isEqualTo("DEADLOCK");
+  }
 }
