@@ -141,9 +141,9 @@ final class CheckCommand implements Callable<Integer> {
       ObjectNode m = Json.object();
       m.put("design", d.name());
       m.put("verdict", v.label());
-      m.put("transitions", rr.transitions());
+      m.put("searched_transitions", rr.transitions());
       m.set("threads", Json.counts(threadCounts(d)));
-      m.putNull("states");
+      m.putNull("searched_states");
       m.put("seconds", Json.seconds(rr.seconds()));
       m.putNull("overlap");
       m.put("seed", s);
@@ -180,9 +180,9 @@ final class CheckCommand implements Callable<Integer> {
     ObjectNode m = Json.object();
     m.put("design", r.design().name());
     m.put("verdict", r.verdict().label());
-    m.put("transitions", r.search().transitions());
+    m.put("searched_transitions", r.search().transitions());
     m.set("threads", Json.counts(r.threads()));
-    m.put("states", r.search().states());
+    m.put("searched_states", r.search().states());
     m.put("seconds", Json.seconds(r.search().seconds()));
     m.put("overlap", r.overlap().map(o -> o.reachability().name()).orElse(null));
     m.put("message", message(r.verdict()));

@@ -86,7 +86,7 @@ final class ReplayCommand implements Callable<Integer> {
       m.put("design", source.toString());
       m.put("on", on);
       m.put("confirmed", r instanceof ReplayResult.Confirmed);
-      m.put("transitions", trace.length());
+      m.put("length", trace.length());
       m.put("outcome", outcome(trace.outcome()));
       if (r instanceof ReplayResult.Diverged dv) {
         m.put("diverges_at", dv.index());

@@ -184,7 +184,7 @@ class CliTest {
     assertThat(r.outLines()).hasSize(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly(
-        "design", "verdict", "transitions", "threads", "states", "seconds", "overlap", "message", "length", "trace");
+        "design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap", "message", "length", "trace");
     assertThat(m.get("seconds")).isInstanceOf(Double.class);
     assertThat(m.get("design")).isEqualTo("two-lock");
     assertThat(m.get("verdict")).isEqualTo("OOM");
@@ -192,8 +192,8 @@ class CliTest {
     assertThat(m).containsEntry("overlap", null);
     assertThat(m.get("message")).isEqualTo(OOM_MESSAGE);
     assertThat(m.get("length")).isEqualTo(9L);
-    assertThat((Long) m.get("states")).isPositive();
-    assertThat((Long) m.get("transitions")).isPositive();
+    assertThat((Long) m.get("searched_states")).isPositive();
+    assertThat((Long) m.get("searched_transitions")).isPositive();
     List<Object> trace = (List<Object>) m.get("trace");
     assertThat(trace).hasSize(9);
     for (int i = 0; i < trace.size(); i++) {
@@ -225,7 +225,7 @@ class CliTest {
     assertThat(limit.status()).as(limit.describe()).isEqualTo(2);
     Map<String, Object> l = (Map<String, Object>) parseJson(limit.out());
     assertThat(l.get("verdict")).isEqualTo("LIMIT");
-    assertThat(l.get("states")).isEqualTo(10L);
+    assertThat(l.get("searched_states")).isEqualTo(10L);
   }
 
   @Test
@@ -235,9 +235,9 @@ class CliTest {
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
     assertThat(r.outLines()).hasSize(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
-    assertThat(m.keySet()).containsExactly("design", "verdict", "transitions", "threads", "states", "seconds", "overlap",
+    assertThat(m.keySet()).containsExactly("design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap",
         "seed", "schedules", "message", "length", "trace");
-    assertThat(m).containsEntry("states", null).containsEntry("overlap", null);
+    assertThat(m).containsEntry("searched_states", null).containsEntry("overlap", null);
     assertThat(m.get("seed")).isEqualTo(7L);
     assertThat(m.get("verdict")).isEqualTo("OOM");
     assertThat(m.get("threads")).isEqualTo(Map.of("gpu_worker", 3L));
@@ -496,7 +496,7 @@ class CliTest {
     Run r = run("replay", edited.toString(), "--json");
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
-    assertThat(m.keySet()).containsExactly("trace", "design", "on", "confirmed", "transitions", "outcome", "diverges_at", "reason");
+    assertThat(m.keySet()).containsExactly("trace", "design", "on", "confirmed", "length", "outcome", "diverges_at", "reason");
     assertThat(m.get("confirmed")).isEqualTo(false);
     assertThat(m.get("diverges_at")).isEqualTo(8L);
     assertThat(m.get("outcome")).isEqualTo("OOM");
@@ -504,7 +504,7 @@ class CliTest {
     Map<String, Object> ok = (Map<String, Object>) parseJson(run("replay", file.toString(), "--json").out());
     assertThat(ok.get("confirmed")).isEqualTo(true);
     assertThat(ok).doesNotContainKey("diverges_at");
-    assertThat(ok.keySet()).containsExactly("trace", "design", "on", "confirmed", "transitions", "outcome");
+    assertThat(ok.keySet()).containsExactly("trace", "design", "on", "confirmed", "length", "outcome");
   }
 
   @Test
@@ -524,7 +524,7 @@ class CliTest {
     Run s = run("replay", badStep.toString());
     assertThat(s.status()).as(s.describe()).isEqualTo(2);
     assertThat(s.errLines()).hasSize(1);
-    assertThat(s.errLines().get(0)).startsWith("interlock: " + badStep + ":13:").contains("phase must be begin, end or -, got 'middle'");
+    assertThat(s.errLines().get(0)).startsWith("interlock: " + badStep + ":13:").contains("phase must be begin, end, then, else or -, got 'middle'");
 
     Path missing = tmp.resolve("missing.trace");
     Run m = run("replay", missing.toString());
