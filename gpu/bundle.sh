@@ -12,7 +12,9 @@ mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu,cli -Dmdep.incl
 console=org.junit.platform:junit-platform-console-standalone:1.14.3
 mvn -q -B -Dstyle.color=never dependency:get -Dartifact=$console >/dev/null
 rm -rf "$dest/lib" && mkdir -p "$dest/lib"
-tr ':' '\n' < "$dest.cp" | grep -E '/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+)-[^/]*\.jar$' | while read -r jar; do
+# the GPU tests' jars, and Lincheck's with what it needs at run time (Kotlin, ASM, ByteBuddy for its agent, its trace)
+lincheck='lincheck[a-z-]*|kotlin[a-z-]*|kotlinx-[a-z-]+|annotations|asm(-[a-z]+)?|byte-buddy(-agent)?|atomicfu-jvm|Java-WebSocket|slf4j-api'
+tr ':' '\n' < "$dest.cp" | grep -E "/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+|$lincheck)-[^/]*\.jar\$" | while read -r jar; do
   case "$jar" in
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;
@@ -23,21 +25,40 @@ rm -f "$dest.cp"
 cp gpu/target/interlock-gpu-*.jar "$dest/lib/"
 cp cli/target/interlock-cli-0.1.0-SNAPSHOT.jar "$dest/lib/"
 cp ~/.m2/repository/org/junit/platform/junit-platform-console-standalone/1.14.3/junit-platform-console-standalone-1.14.3.jar "$dest/lib/"
-if [ ! -x "$dest/jre/bin/java" ]; then
-  "${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/jlink" --add-modules java.base,jdk.unsupported,jdk.zipfs,java.logging,java.management,java.xml \
+# Lincheck attaches its agent to the running JVM (java.instrument, jdk.attach; ByteBuddy reaches jdk.attach by
+# reflection, which jdeps does not see), uses sun.misc.Unsafe (jdk.unsupported), and impl's Lincheck runner reads the
+# process CPU time (jdk.management). A runtime built with other modules is rebuilt.
+modules=java.base,jdk.unsupported,jdk.zipfs,java.logging,java.management,java.xml,java.instrument,jdk.attach,jdk.management
+if [ ! -x "$dest/jre/bin/java" ] || [ "$(cat "$dest/jre/interlock-modules" 2>/dev/null)" != "$modules" ]; then
+  rm -rf "$dest/jre"
+  "${JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/jlink" --add-modules "$modules" \
     --strip-debug --no-header-files --no-man-pages --compress=2 --output "$dest/jre"
+  echo "$modules" > "$dest/jre/interlock-modules"
 fi
 cat > "$dest/run-gpu-tests.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs the *GpuIT tests from the repository root (they read designs/ and traces/). Reports go to $OUT when set.
+# GPU_TESTS (a regular expression over class names) picks the classes. Two JVMs: the Lincheck tests (*LincheckGpuIT)
+# run in a second one with Lincheck's agent options, as impl's Lincheck tests do under Maven; its budget is set with
+# -Dinterlock.lincheck.{iterations,invocations,threads,actors,actorsBefore,actorsAfter} in LINCHECK_JAVA_OPTS.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 reports="${OUT:-$here}/gpu-test-reports"
-"$here/jre/bin/java" -jar "$here/lib/junit-platform-console-standalone-1.14.3.jar" execute \
-  --class-path "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" \
-  --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname "${GPU_TESTS:-.*(GpuIT|Test)\$}" \
-  --details tree --reports-dir "$reports" "$@"
+classes="${GPU_TESTS:-.*(GpuIT|Test)\$}"
+# every jar on the JVM's own class path, not the launcher's --class-path: Lincheck loads generated classes through a
+# class loader whose parent is the JVM's, which must see Lincheck
+run() { # run JVM_OPTIONS REPORTS_SUBDIR CONSOLE_ARGS...
+  local opts="$1" dir="$2"; shift 2
+  "$here/jre/bin/java" $opts -cp "$(ls "$here"/lib/*.jar | tr '\n' ':')" org.junit.platform.console.ConsoleLauncher execute \
+    --scan-class-path "$here/lib/interlock-gpu-0.1.0-SNAPSHOT-tests.jar" --include-classname "$classes" \
+    --details tree --reports-dir "$reports/$dir" "$@"
+}
+status=0
+run "" main --exclude-classname '.*LincheckGpuIT$' "$@" || status=$?
+run "-Djdk.attach.allowAttachSelf=true -Xshare:off --add-opens java.base/java.util.regex=ALL-UNNAMED ${LINCHECK_JAVA_OPTS:-}" \
+  lincheck --exclude-classname '^(?!.*LincheckGpuIT$).*$' "$@" || status=$?
+exit $status
 RUN
 cat > "$dest/run-gpu-bench.sh" <<'RUN'
 #!/usr/bin/env bash

@@ -28,23 +28,33 @@ final class CuPool {
     this.pool = pool;
   }
 
-  /** The default pool of device {@code ordinal}, with its release threshold set to the maximum (cuzk's setting). */
+  /**
+   * The default pool of device {@code ordinal}, with its release threshold set to 0, CUDA's default and the model's
+   * (set, not assumed: the pool outlives a closed device in the same process, with whatever threshold it had).
+   */
   static CuPool defaultPool(int ordinal) {
     Cu cu = Native.load("libcuda.so.1", Cu.class);
     PointerByReference ref = new PointerByReference();
     check(cu.cuDeviceGetDefaultMemPool(ref, ordinal), "cuDeviceGetDefaultMemPool");
     CuPool p = new CuPool(cu, ref.getValue());
-    Memory v = new Memory(8);
-    v.setLong(0, -1L);
-    check(cu.cuMemPoolSetAttribute(p.pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v), "cuMemPoolSetAttribute");
+    p.threshold(0);
     return p;
   }
 
   /** Sets the release threshold; {@code Long.MAX_VALUE} stands for max (UINT64_MAX). */
   void threshold(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("release threshold must not be negative, got " + bytes);
+    }
     Memory v = new Memory(8);
     v.setLong(0, bytes == Long.MAX_VALUE ? -1L : bytes);
     check(cu.cuMemPoolSetAttribute(pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v), "cuMemPoolSetAttribute");
+  }
+
+  /** The release threshold as the driver reports it; UINT64_MAX (max) reads as {@code Long.MAX_VALUE}. */
+  long threshold() {
+    long t = attribute(CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD);
+    return t < 0 ? Long.MAX_VALUE : t;
   }
 
   /** Bytes the pool holds from the device (reserved). */
@@ -57,7 +67,10 @@ final class CuPool {
     return attribute(CUmemPool_attribute.CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
   }
 
-  /** cudaMemPoolTrimTo(0). */
+  /**
+   * cudaMemPoolTrimTo(0). Bytes whose asynchronous free the host has not yet seen complete may count as outstanding
+   * and stay (CUDA's documentation); {@link CudaDevice#trim()} synchronizes those frees' events first.
+   */
   void trim() {
     check(cu.cuMemPoolTrimTo(pool, 0), "cuMemPoolTrimTo");
   }

@@ -7,6 +7,7 @@ import static jcuda.driver.JCudaDriver.cuEventCreate;
 import static jcuda.driver.JCudaDriver.cuEventDestroy;
 import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
 import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
@@ -22,6 +23,7 @@ import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
+import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 
 import dev.interlock.impl.device.BufferTable;
 import dev.interlock.impl.device.Device;
@@ -54,6 +56,7 @@ import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
@@ -65,13 +68,23 @@ import jcuda.driver.CUstream_flags;
  * driver's CUDA_ERROR_OUT_OF_MEMORY, device-global as it is for the prover.
  *
  * <p>A budget (e.g. 16 GiB on a 141 GiB H200) is made real by allocating a ballast of 1 GiB blocks
- * (and one smaller block) at start until the free memory is the budget plus less than 64 MiB of
- * slack; sizes in designs are whole GiB, so the slack never changes whether a request fits. Each
- * thread uses its own stream on the one shared (primary) context. Live bytes are counted from our
- * buffers; pool-cached bytes are read from the driver (reserved minus used).
+ * (and one smaller block) at start until the free memory is the budget plus at most 64 MiB of
+ * slack, measured at open ({@link #slack()}); sizes in designs are whole GiB, so the slack never changes whether a
+ * request fits. Each Java thread uses its own stream on the one shared (primary) context. Live bytes are counted from
+ * our buffers; pool-cached bytes are read from the driver (reserved minus used).
+ *
+ * <p>The device synchronizes exactly where the model's {@link dev.interlock.model.state.DeviceMemory} does, since a
+ * synchronization is what lets the pool release cached bytes: {@link #synchronize()} (cuCtxSynchronize),
+ * {@link #synchronizeStream} and a kernel's end ({@link KernelRun#await()}: cuStreamSynchronize of the launching
+ * stream), and {@link #trim()}, which releases everything anyway. Async allocations and frees synchronize nothing:
+ * where another stream needs an async allocation's or a use's completion, it waits for an event on the device
+ * (cuStreamWaitEvent), never on the host. Each driver call that moves memory runs under the device's monitor together
+ * with the bookkeeping it changes, so {@link #memory()} never sees one without the other.
  */
 public final class CudaDevice implements Device, ProvingKernels {
-  private static final long SLACK = 64L << 20;
+  /** The most free memory beyond the budget that the ballast leaves: also the tolerance of {@link #driverFree()}. */
+  public static final long FREE_TOLERANCE = 64L << 20;
+  private static final long SLACK = FREE_TOLERANCE;
 
   private final CUcontext ctx = new CUcontext();
   private final CUdevice dev = new CUdevice();
@@ -88,15 +101,82 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final ThreadLocal<Staging> staging = new ThreadLocal<>();
   private final List<Staging> stagings = new ArrayList<>();
   private final HostCopies hostCopies = new HostCopies();
-  private final BufferTable<CUdeviceptr> buffers = new BufferTable<>();
+  private final BufferTable<Block> buffers = new BufferTable<>();
+  /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
+  private final Map<CUstream, CUevent> lastFree = new HashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
+  private final long slack;
   private long peakUsed;
   private int runningKernels;
+  private long lastBufferId;
+  private long outOfMemoryErrors;
   private boolean closed;
 
-  /** A live buffer and its device pointer. */
-  private record Allocation(DeviceBuffer buffer, CUdeviceptr ptr) {}
+  /** A live buffer and what the device keeps for it. */
+  private record Allocation(DeviceBuffer buffer, Block block) {
+    CUdeviceptr ptr() {
+      return block.ptr;
+    }
+  }
+
+  /**
+   * A live buffer's device pointer and, for an async one, the stream ordering it needs: the stream it was allocated on
+   * with an event recorded there after the allocation (another stream waits for it before using or freeing the
+   * buffer), and per stream an event after its latest kernel that used the buffer (a free on another stream waits for
+   * those). Guarded by the device's monitor.
+   */
+  private static final class Block {
+    final CUdeviceptr ptr;
+    final CUstream stream;
+    final CUevent ready;
+    final Map<CUstream, CUevent> uses = new HashMap<>();
+
+    Block(CUdeviceptr ptr, CUstream stream, CUevent ready) {
+      this.ptr = ptr;
+      this.stream = stream;
+      this.ready = ready;
+    }
+
+    /** Makes work enqueued on s from now on start after the allocation (async buffers only). */
+    void orderUseOn(CUstream s) {
+      if (ready != null && !stream.equals(s)) {
+        check(cuStreamWaitEvent(s, ready, 0), "cuStreamWaitEvent");
+      }
+    }
+
+    /** Makes a free enqueued on s from now on come after the allocation and every kernel that used the buffer. */
+    void orderFreeOn(CUstream s) {
+      orderUseOn(s);
+      for (Map.Entry<CUstream, CUevent> u : uses.entrySet()) {
+        if (!u.getKey().equals(s)) {
+          check(cuStreamWaitEvent(s, u.getValue(), 0), "cuStreamWaitEvent");
+        }
+      }
+    }
+
+    /** Records that work just enqueued on s used the buffer (async buffers only: plain frees wait for the device). */
+    void usedOn(CUstream s) {
+      if (ready == null) {
+        return;
+      }
+      CUevent e = uses.get(s);
+      if (e == null) {
+        e = event();
+        uses.put(s, e);
+      }
+      check(cuEventRecord(e, s), "cuEventRecord");
+    }
+
+    /** Destroys the events (the driver defers it for one still pending). */
+    void destroyEvents() {
+      if (ready != null) {
+        cuEventDestroy(ready);
+      }
+      uses.values().forEach(e -> cuEventDestroy(e));
+      uses.clear();
+    }
+  }
 
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
@@ -170,6 +250,10 @@ public final class CudaDevice implements Device, ProvingKernels {
       if (rest > SLACK) {
         ballast.add(alloc(made, rest - SLACK / 2));
       }
+      this.slack = free() - budget;
+      if (slack < 0 || slack > SLACK) {
+        throw new IllegalStateException("the ballast left " + slack + " bytes free beyond the budget, not 0 to " + SLACK);
+      }
     } catch (RuntimeException e) {
       made.forEach(p -> cuMemFree(p));
       cuDevicePrimaryCtxRelease(dev);
@@ -199,13 +283,28 @@ public final class CudaDevice implements Device, ProvingKernels {
     return new String(b).trim();
   }
 
-  /** Free bytes as cudaMemGetInfo reports them. */
+  /** Free bytes of the whole GPU as cudaMemGetInfo reports them, the ballast's slack included. */
   public long free() {
     bind();
     long[] f = new long[1];
     long[] t = new long[1];
     check(cuMemGetInfo(f, t), "cuMemGetInfo");
     return f[0];
+  }
+
+  /**
+   * What cudaMemGetInfo reports as free, less the slack the ballast left at open: the budget's free bytes as the driver
+   * sees them, where pool-cached bytes count as used. It equals {@code memory().free()} but for what the driver has
+   * taken for itself since open (a kernel's local memory, a stream's resources); PoolSemanticsGpuIT measures the gap,
+   * which stays within {@link #FREE_TOLERANCE}.
+   */
+  public synchronized long driverFree() {
+    return free() - slack;
+  }
+
+  /** Bytes cudaMemGetInfo reported free beyond the budget once the ballast was in place (0 to 64 MiB). */
+  public long slack() {
+    return slack;
   }
 
   /** Makes the shared context current on the calling thread and returns its stream. */
@@ -221,46 +320,88 @@ public final class CudaDevice implements Device, ProvingKernels {
     return s;
   }
 
+  /**
+   * cudaMalloc, or cudaMallocAsync on the calling thread's stream, which synchronizes nothing: an event recorded after
+   * it lets other streams wait for the allocation on the device.
+   */
   @Override
   public DeviceBuffer allocate(String owner, String name, long bytes, boolean async) {
     CUstream s = bind();
-    CUdeviceptr p = new CUdeviceptr();
-    int rc = async ? cuMemAllocAsync(p, bytes, s) : cuMemAlloc(p, bytes);
-    if (rc == CUresult.CUDA_SUCCESS && async) {
-      rc = cuStreamSynchronize(s);
-    }
     synchronized (this) {
+      CUdeviceptr p = new CUdeviceptr();
+      int rc = async ? cuMemAllocAsync(p, bytes, s) : cuMemAlloc(p, bytes);
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
+        outOfMemoryErrors++;
         throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: CUDA_ERROR_OUT_OF_MEMORY)",
             bytes, capacity - buffers.liveBytes(), snapshot());
       }
       check(rc, async ? "cuMemAllocAsync" : "cuMemAlloc");
-      DeviceBuffer b = buffers.add(owner, name, bytes, async, p);
+      CUevent ready = null;
+      try {
+        if (async) {
+          ready = event();
+          check(cuEventRecord(ready, s), "cuEventRecord");
+        }
+      } catch (RuntimeException e) {
+        if (ready != null) {
+          cuEventDestroy(ready);
+        }
+        if (async) {
+          cuMemFreeAsync(p, s);
+        } else {
+          cuMemFree(p);
+        }
+        throw e;
+      }
+      DeviceBuffer b = buffers.add(owner, name, bytes, async, new Block(p, async ? s : null, ready));
+      lastBufferId = b.id();
       peakUsed = Math.max(peakUsed, buffers.liveBytes() + cached());
       return b;
     }
   }
 
-  /** Frees on the calling thread's stream, which is {@code thread}'s own: each thread has its stream. */
+  /**
+   * Frees on the calling thread's stream, which is {@code thread}'s own (each thread has its stream): cudaFreeAsync,
+   * which synchronizes nothing, after the allocation and every kernel that used the buffer on another stream; or
+   * cudaFree for a plain buffer.
+   */
   @Override
   public void free(DeviceBuffer buffer, String thread) {
     CUstream s = bind();
-    CUdeviceptr p;
     synchronized (this) {
-      p = buffers.remove(buffer);
+      Block b = buffers.remove(buffer);
       basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
-    }
-    if (buffer.async()) {
-      check(cuMemFreeAsync(p, s), "cuMemFreeAsync");
-      check(cuStreamSynchronize(s), "cuStreamSynchronize");
-    } else {
-      check(cuMemFree(p), "cuMemFree");
+      try {
+        if (buffer.async()) {
+          b.orderFreeOn(s);
+          check(cuMemFreeAsync(b.ptr, s), "cuMemFreeAsync");
+          CUevent e = lastFree.get(s);
+          if (e == null) {
+            e = event();
+            lastFree.put(s, e);
+          }
+          check(cuEventRecord(e, s), "cuEventRecord");
+        } else {
+          check(cuMemFree(b.ptr), "cuMemFree");
+        }
+      } finally {
+        b.destroyEvents();
+      }
     }
   }
 
+  /**
+   * cudaMemPoolTrimTo(0), after synchronizing every stream's latest async free: CUDA may keep bytes whose free the host
+   * has not seen complete, and a synchronization before a trim releases nothing that the trim would keep.
+   */
   @Override
-  public void trim() {
+  public synchronized void trim() {
     bind();
+    for (CUevent e : lastFree.values()) {
+      check(cuEventSynchronize(e), "cuEventSynchronize");
+      cuEventDestroy(e);
+    }
+    lastFree.clear();
     pool.trim();
   }
 
@@ -271,23 +412,30 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   @Override
-  public void poolThreshold(long bytes) {
+  public synchronized void poolThreshold(long bytes) {
     bind();
     pool.threshold(bytes);
   }
 
+  /**
+   * Enqueues a touch of each used buffer on the calling thread's stream, under the monitor so that no free slips
+   * between the check that the buffers are live and the events that order later frees after the touches.
+   */
   @Override
   public KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work) {
     CUstream s = bind();
-    List<Allocation> targets = startKernel(owner, name, uses);
-    try {
-      for (Allocation a : targets) {
-        Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
-        check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
+    synchronized (this) {
+      List<Allocation> targets = startKernel(owner, name, uses, s);
+      try {
+        for (Allocation a : targets) {
+          Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
+          check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
+        }
+        targets.forEach(a -> a.block().usedOn(s));
+      } catch (RuntimeException e) {
+        endKernel();
+        throw e;
       }
-    } catch (RuntimeException e) {
-      endKernel();
-      throw e;
     }
     return new KernelRun() {
       private boolean done;
@@ -349,7 +497,10 @@ public final class CudaDevice implements Device, ProvingKernels {
     return new MemoryInfo(capacity, live, Math.min(cached, capacity - live), peakUsed);
   }
 
-  /** Bytes the pool keeps for reuse: reserved minus in use, as the driver reports them. */
+  /**
+   * Bytes the pool keeps for reuse: reserved minus in use, as the driver reports them. A release (at a synchronization,
+   * outside the monitor) changes only the reserved figure, so the two reads see it either before or after.
+   */
   private long cached() {
     bind();
     return Math.max(0, pool.reserved() - pool.used());
@@ -413,14 +564,26 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   // ------------------------------------------------------------------------------------------- copies, NTT, MSM
 
-  /** Validates the buffers a kernel uses and counts it as running (see {@link #synchronize()}). */
-  private synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses) {
+  /**
+   * Validates the buffers a kernel uses, orders work on s after their allocations, and counts the kernel as running
+   * (see {@link #synchronize()}).
+   */
+  private synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses, CUstream s) {
     List<Allocation> targets = new ArrayList<>();
     for (DeviceBuffer b : uses) {
-      targets.add(liveAllocation(b, owner + " kernel " + name + " uses"));
+      targets.add(liveAllocation(b, owner + " kernel " + name + " uses", s));
     }
     runningKernels++;
     return targets;
+  }
+
+  /** Records that work just enqueued on s used these buffers, those still live (for frees on other streams). */
+  private synchronized void usedOn(List<Allocation> targets, CUstream s) {
+    for (Allocation a : targets) {
+      if (buffers.isLive(a.buffer())) {
+        a.block().usedOn(s);
+      }
+    }
   }
 
   private synchronized void endKernel() {
@@ -428,8 +591,11 @@ public final class CudaDevice implements Device, ProvingKernels {
     notifyAll();
   }
 
-  private synchronized Allocation liveAllocation(DeviceBuffer b, String what) {
-    return new Allocation(b, buffers.require(b, what));
+  /** A live buffer for use on stream s, which from now on starts after the buffer's allocation. */
+  private synchronized Allocation liveAllocation(DeviceBuffer b, String what, CUstream s) {
+    Block block = buffers.require(b, what);
+    block.orderUseOn(s);
+    return new Allocation(b, block);
   }
 
   private static void requireFits(DeviceBuffer b, long byteAt, long bytes, String what) {
@@ -466,14 +632,14 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   @Override
   public void writeScalars(DeviceBuffer dst, int at, long[] src) {
-    Allocation a = liveAllocation(dst, "write to");
+    Allocation a = liveAllocation(dst, "write to", bind());
     requireFits(dst, at * SCALAR_BYTES, (long) src.length / Fr.LIMBS * SCALAR_BYTES, "writing " + src.length / Fr.LIMBS + " scalars");
     upload(a.ptr().withByteOffset(at * SCALAR_BYTES), src, 0, src.length);
   }
 
   @Override
   public long[] readScalars(DeviceBuffer src, int at, int count) {
-    Allocation a = liveAllocation(src, "read from");
+    Allocation a = liveAllocation(src, "read from", bind());
     requireFits(src, at * SCALAR_BYTES, count * SCALAR_BYTES, "reading " + count + " scalars");
     long[] out = new long[count * Fr.LIMBS];
     download(out, a.ptr().withByteOffset(at * SCALAR_BYTES), out.length);
@@ -482,9 +648,9 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   @Override
   public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
-    Allocation a = liveAllocation(dst, "write to");
-    requireFits(dst, at, bases.size() * G1_AFFINE_BYTES, "writing " + bases.size() + " G1 bases");
     CUstream s = bind();
+    Allocation a = liveAllocation(dst, "write to", s);
+    requireFits(dst, at, bases.size() * G1_AFFINE_BYTES, "writing " + bases.size() + " G1 bases");
     // the points are written straight into the pinned halves (whole points: a half holds a multiple of 12 longs)
     staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G1Limbs.AFFINE_LONGS,
         (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into), s);
@@ -523,22 +689,24 @@ public final class CudaDevice implements Device, ProvingKernels {
           + "), asked for 2^" + logN);
     }
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, name, uses);
-    return enqueued(name, s, () -> work.prepare(a, s), () -> {}, () -> {});
+    List<Allocation> a = startKernel(owner, name, uses, s);
+    return enqueued(name, s, a, () -> work.prepare(a, s), () -> {}, () -> {});
   }
 
   /**
-   * Enqueues on s (checks first, then the work {@code prepare} returns) between two device events and returns the
-   * StreamRun; if anything fails on the way, the events are destroyed, {@code release} runs and the kernel stops
-   * counting as running, so that synchronize() never waits for work that was never launched.
+   * Enqueues on s (checks first, then the work {@code prepare} returns) between two device events, records that it used
+   * the buffers {@code used}, and returns the StreamRun; if anything fails on the way, the events are destroyed,
+   * {@code release} runs and the kernel stops counting as running, so that synchronize() never waits for work that was
+   * never launched.
    */
-  private StreamRun enqueued(String name, CUstream s, Supplier<Runnable> prepare, Runnable atEnd,
+  private StreamRun enqueued(String name, CUstream s, List<Allocation> used, Supplier<Runnable> prepare, Runnable atEnd,
       Runnable release) {
     CUevent started = null;
     try {
       Runnable enqueue = prepare.get();
       started = mark(s);
       enqueue.run();
+      usedOn(used, s);
       return new StreamRun(name, s, started, atEnd, release);
     } catch (RuntimeException e) {
       if (started != null) {
@@ -567,7 +735,7 @@ public final class CudaDevice implements Device, ProvingKernels {
           + scratch + "), asked for " + count);
     }
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "msm", List.of(bases, scalars));
+    List<Allocation> a = startKernel(owner, "msm", List.of(bases, scalars), s);
     G1[] result = new G1[1];
     if (count == 0) {
       result[0] = G1.identity();
@@ -586,7 +754,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       endKernel();
       throw e;
     }
-    StreamRun run = enqueued("msm", s,
+    StreamRun run = enqueued("msm", s, a,
         () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES),
             plan, arena, s),
         () -> {
@@ -603,7 +771,14 @@ public final class CudaDevice implements Device, ProvingKernels {
     return this::fixedBaseMul;
   }
 
-  /** A new event recorded on s now. */
+  /** A new event without timing, for ordering only. */
+  private static CUevent event() {
+    CUevent e = new CUevent();
+    check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    return e;
+  }
+
+  /** A new timing event recorded on s now. */
   private static CUevent mark(CUstream s) {
     CUevent e = new CUevent();
     check(cuEventCreate(e, 0), "cuEventCreate");
@@ -771,6 +946,57 @@ public final class CudaDevice implements Device, ProvingKernels {
     return bind();
   }
 
+  /** A new non-blocking stream on the shared context, for tests that want a second stream on one thread. */
+  CUstream newStream() {
+    bind();
+    CUstream s = new CUstream();
+    check(cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    return s;
+  }
+
+  /** Runs {@code work} with s as the calling thread's stream, then gives the thread its own stream back. */
+  <T> T onStream(CUstream s, Supplier<T> work) {
+    CUstream own = stream.get();
+    stream.set(s);
+    try {
+      return work.get();
+    } finally {
+      if (own == null) {
+        stream.remove();
+      } else {
+        stream.set(own);
+      }
+    }
+  }
+
+  /** Bytes the pool holds from the device (live async plus cached), as the driver reports them. */
+  synchronized long poolReserved() {
+    bind();
+    return pool.reserved();
+  }
+
+  /** The pool's release threshold as the driver reports it ({@code Long.MAX_VALUE}: max). */
+  synchronized long poolThreshold() {
+    bind();
+    return pool.threshold();
+  }
+
+  /** The pool itself, for tests that call it without the device's own discipline. */
+  CuPool pool() {
+    bind();
+    return pool;
+  }
+
+  /** The id of the last buffer allocated (0: none yet), so that a test can number buffers from a reset on. */
+  synchronized long lastBufferId() {
+    return lastBufferId;
+  }
+
+  /** How many allocations the driver refused with CUDA_ERROR_OUT_OF_MEMORY since open. */
+  synchronized long outOfMemoryErrors() {
+    return outOfMemoryErrors;
+  }
+
   CUdeviceptr twiddles() {
     return twiddles;
   }
@@ -796,7 +1022,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   synchronized CUdeviceptr pointer(DeviceBuffer b) {
-    return liveAllocation(b, "address of").ptr();
+    return liveAllocation(b, "address of", bind()).ptr();
   }
 
   static void check(int rc, String call) {

@@ -1,9 +1,11 @@
 /**
  * The engine's {@link dev.interlock.impl.device.Device} on a real CUDA GPU, through JCuda's driver
  * API: cuMemAlloc/cuMemFree for plain buffers, the device's default memory pool
- * (cuMemAllocAsync/cuMemFreeAsync on each worker's own stream, release threshold at its maximum as
- * cuzk sets it, cuMemPoolTrimTo) for async ones, cuCtxSynchronize for {@code sync}, and a real
- * kernel per design kernel. One context is shared by all threads, as in cuzk.
+ * (cuMemAllocAsync/cuMemFreeAsync on each worker's own stream, release threshold 0 as in CUDA until
+ * the design's {@code pool threshold} sets it, cuMemPoolTrimTo) for async ones, cuCtxSynchronize for
+ * {@code sync}, cuStreamSynchronize for {@code sync stream} and a kernel's end, and a real kernel per
+ * design kernel. It synchronizes nowhere else, since each synchronization lets the pool release
+ * cached bytes. One context is shared by all threads, as in cuzk.
  *
  * <p>The proving kernels ({@link dev.interlock.gpu.cuda.Kernels}, sources in gpu/src/main/cuda) take data in the
  * host's own layouts: Fr scalars as the Java vectors' Montgomery limbs, G1 points as blst's limbs; MSM plans and their
