@@ -38,4 +38,20 @@ class FidelityCommandTest {
     assertThat(r.out()).doesNotContain("fidelity");
     assertThat(run("fidelity", "--device", "tpu", design("single-lock")).status()).isEqualTo(2);
   }
+
+  @Test
+  void safeVerdictsRecordedByAModelOnlyRunAreNotSearchedAgain(@TempDir Path dir) throws Exception {
+    Path verdicts = dir.resolve("verdicts.txt");
+    CliTest.Run model = run("fidelity", "--model-only", "--verdicts-out", verdicts.toString(), design("single-lock"),
+        design("two-lock"));
+    assertThat(model.status()).as(model.describe()).isZero();
+    assertThat(Files.readString(verdicts)).contains(design("single-lock") + " SAFE 2360").doesNotContain("two-lock");
+    CliTest.Run again = run("fidelity", "--model-only", "--verdicts-out", verdicts.toString(), design("single-lock"));
+    assertThat(again.status()).as("never overwrites").isEqualTo(2);
+    // a recorded verdict is taken as given: a tiny --max-states would make the search stop at LIMIT
+    CliTest.Run r = run("fidelity", "--verdicts", verdicts.toString(), "--max-states", "10", "--runs", "2",
+        design("single-lock"));
+    assertThat(r.status()).as(r.describe()).isZero();
+    assertThat(r.out()).contains("model SAFE (recorded)").contains("fidelity 1/1 designs agree");
+  }
 }
