@@ -61,12 +61,14 @@ public final class SimulatedDevice implements Device {
   @Override
   public synchronized void free(DeviceBuffer buffer, String thread) {
     buffers.remove(buffer);
-    moveTo(memory.free(buffer.bytes(), buffer.async(), stream(thread)));
+    int stream = stream(thread); // first: a thread's first use adds its stream to memory
+    moveTo(memory.free(buffer.bytes(), buffer.async(), stream));
   }
 
   @Override
   public synchronized void synchronizeStream(String thread) {
-    moveTo(memory.synchronizeStream(stream(thread)));
+    int stream = stream(thread); // first: a thread's first use adds its stream to memory
+    moveTo(memory.synchronizeStream(stream));
   }
 
   @Override
@@ -118,7 +120,8 @@ public final class SimulatedDevice implements Device {
 
   /** The kernel has ended and its launching thread learned it: a synchronization of that thread's stream. */
   private synchronized void complete(String owner) {
-    moveTo(memory.synchronizeStream(stream(owner)));
+    int stream = stream(owner); // first: a thread's first use adds its stream to memory
+    moveTo(memory.synchronizeStream(stream));
     runningKernels--;
     if (runningKernels == 0) {
       notifyAll();
