@@ -62,7 +62,10 @@ public final class ControlledScheduler implements StepGate {
   private String endReason;
   private Violation failure;
 
-  /** A scheduler for threads with these names ({@link Engine#threadNames}). */
+  /**
+   * A scheduler for threads with these names ({@link Engine#threadNames}); task threads join when
+   * they are spawned ({@link #starting}).
+   */
   public ControlledScheduler(List<String> threads) {
     for (String t : threads) {
       slots.put(t, new Slot(t));
@@ -116,6 +119,21 @@ public final class ControlledScheduler implements StepGate {
       }
       s.granted = false;
       s.state = State.RUNNING;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Adds a slot for a thread that a running thread starts (a task); it counts as running until its first boundary. */
+  @Override
+  public void starting(String thread) {
+    lock.lock();
+    try {
+      if (slots.containsKey(thread)) {
+        throw new IllegalStateException("a thread called " + thread + " is already scheduled here");
+      }
+      slots.put(thread, new Slot(thread));
+      changed.signalAll();
     } finally {
       lock.unlock();
     }
@@ -199,7 +217,8 @@ public final class ControlledScheduler implements StepGate {
   public boolean isBlocked(String thread) {
     lock.lock();
     try {
-      return slots.get(thread).state == State.BLOCKED;
+      Slot s = slots.get(thread);
+      return s != null && s.state == State.BLOCKED;
     } finally {
       lock.unlock();
     }
@@ -209,7 +228,8 @@ public final class ControlledScheduler implements StepGate {
   public Step stepOf(String thread) {
     lock.lock();
     try {
-      return slots.get(thread).step;
+      Slot s = slots.get(thread);
+      return s == null ? null : s.step;
     } finally {
       lock.unlock();
     }
@@ -219,7 +239,8 @@ public final class ControlledScheduler implements StepGate {
   public Optional<Phase> phaseOf(String thread) {
     lock.lock();
     try {
-      return slots.get(thread).phase;
+      Slot s = slots.get(thread);
+      return s == null ? Optional.empty() : s.phase;
     } finally {
       lock.unlock();
     }

@@ -22,11 +22,12 @@ import java.util.function.Function;
 
 /**
  * Runs a design on real threads: for each role, {@code threads} workers named {@code role#i} take
- * jobs from the role's queue, {@code jobs} each, and run every job through the role's pipeline.
+ * jobs from the role's queue, {@code jobs} each, and run every job through the role's pipeline; the
+ * tasks a job spawns run on threads of their own ({@code role#i/TASK@J}).
  *
  * <p>With {@link StepGate#FREE} the threads run freely and a {@link Watchdog} reports deadlocks;
- * with a controlled gate a scheduler decides every step. Either way every job gets a result, and
- * at the end the device holds nothing the run allocated.
+ * with a controlled gate a scheduler decides every step. Either way every job gets a result, once
+ * it and all its tasks have ended, and at the end the device holds nothing the run allocated.
  */
 public final class Engine {
   private final Device device;
@@ -43,7 +44,10 @@ public final class Engine {
     this.watchdogMillis = watchdogMillis;
   }
 
-  /** The worker thread names of a design, in role order: what a controlled scheduler expects. */
+  /**
+   * The role thread names of a design, in role order: what a controlled scheduler expects at the
+   * start (task threads join it when they are spawned).
+   */
   public static List<String> threadNames(Design design) {
     List<String> names = new ArrayList<>();
     for (Role r : design.roles()) {
@@ -81,8 +85,8 @@ public final class Engine {
     private final WaitRegistry waits = new WaitRegistry();
     private final Resources resources;
     private final JobLifecycle lifecycle;
-    private final List<Thread> threads = new ArrayList<>();
-    private final List<Probe> probes = new ArrayList<>();
+    private final RunThreads threads = new RunThreads();
+    private final List<Thread> roleThreads = new ArrayList<>();
     private final List<JobResult> results = Collections.synchronizedList(new ArrayList<>());
     private final Watchdog watchdog;
     private final Thread watchdogThread;
@@ -92,7 +96,7 @@ public final class Engine {
       this.design = design;
       this.source = source;
       resources = new Resources(design, device, gate, waits);
-      lifecycle = new JobLifecycle(resources, log, gate, w -> w.probe().position(), this::cutShort);
+      lifecycle = new JobLifecycle(resources, log, gate, waits, threads, position -> position, this::cutShort, results::add);
       int nextJob = 0;
       for (Role role : design.roles()) {
         Queue<Job> queue = new ConcurrentLinkedQueue<>();
@@ -109,19 +113,17 @@ public final class Engine {
         }
         Pipeline pipeline = pipelines.apply(role);
         for (int i = 0; i < role.threads(); i++) {
-          String name = role.name() + "#" + i;
-          Probe probe = new Probe(name, gate, log, device, waits);
-          Worker worker = new Worker(name, role.name(), i, probe, resources);
-          Thread t = new Thread(() -> work(worker, pipeline, queue, quota), name);
+          Worker worker = lifecycle.roleWorker(role.name() + "#" + i, role.name(), i);
+          Thread t = new Thread(() -> work(worker, pipeline, queue, quota), worker.name());
           t.setDaemon(true);
-          threads.add(t);
-          probes.add(probe);
+          threads.add(t, worker.probe());
+          roleThreads.add(t);
         }
       }
-      watchdog = new Watchdog(threads, probes, waits, watchdogMillis, this::deadlocked);
+      watchdog = new Watchdog(threads, waits, watchdogMillis, this::deadlocked);
       watchdogThread = new Thread(watchdog, "interlock-watchdog");
       watchdogThread.setDaemon(true);
-      threads.forEach(Thread::start);
+      roleThreads.forEach(Thread::start);
       if (!gate.controlled()) {
         watchdogThread.start();
       }
@@ -144,21 +146,24 @@ public final class Engine {
           if (job == null) {
             break;
           }
-          if (!runOne(w, pipeline, job)) {
+          if (!runOne(w, pipeline, job, quota != Integer.MAX_VALUE && k == quota - 1)) {
             abortRest(w, queue, quota - k - 1, "an earlier job of " + w.name() + " ended the run");
             break;
           }
         }
       } finally {
+        w.crew().finish();
         gate.finished();
       }
     }
 
-    /** Runs a job and records its result; false when the worker must stop (abort or deadlock). */
-    private boolean runOne(Worker w, Pipeline pipeline, Job job) {
-      JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job);
-      results.add(ended.result());
-      return ended.result() instanceof JobResult.Completed || !ended.cutShort() && !gate.controlled();
+    /**
+     * Runs a job on its role thread (its result comes when it closes); false when the worker must
+     * stop (abort, deadlock, or a failure under a controlled gate).
+     */
+    private boolean runOne(Worker w, Pipeline pipeline, Job job, boolean last) {
+      JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job, last);
+      return !ended.cutShort() && !(ended.failed() && gate.controlled());
     }
 
     /** A job cut short: the run was aborted, the watchdog interrupted a wait (a deadlock), or the pipeline failed. */
@@ -184,18 +189,17 @@ public final class Engine {
       }
     }
 
-    /** Waits for every worker, frees what is left on the device, and reports. */
+    /** Waits for every thread (role threads and tasks), frees what is left on the device, and reports. */
     public RunReport await() {
-      for (Thread t : threads) {
-        try {
-          t.join();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting for " + t.getName(), e);
-        }
+      try {
+        threads.joinAll();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the run's threads", e);
       }
       watchdog.stop();
       watchdogThread.interrupt();
+      resources.releaseDeviceBuffers();
       List<DeviceBuffer> left = device.liveBuffers(null);
       for (DeviceBuffer b : left) {
         device.free(b);

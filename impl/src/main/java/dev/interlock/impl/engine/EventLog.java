@@ -32,9 +32,18 @@ public final class EventLog {
    * device bytes agree with every event recorded before and after this one.
    */
   public synchronized void record(String thread, int job, Step step, Optional<Phase> phase, Supplier<MemoryInfo> after) {
+    record(thread, job, step, phase, Optional.empty(), after);
+  }
+
+  /**
+   * Records a transition that succeeded, with the free bytes an {@code if free} step read ({@code phase}: the
+   * branch it took); as {@link #record(String, int, Step, Optional, Supplier)} otherwise.
+   */
+  public synchronized void record(String thread, int job, Step step, Optional<Phase> phase, Optional<Long> free,
+      Supplier<MemoryInfo> after) {
     MemoryInfo m = after.get();
     events.add(new Event(events.size() + 1, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
-        Optional.empty()));
+        Optional.empty(), free));
   }
 
   /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */
@@ -78,7 +87,7 @@ public final class EventLog {
     List<TraceStep> steps = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Event e = events.get(i);
-      steps.add(new TraceStep(i + 1, e.thread(), e.step(), e.phase(), e.used(), e.cached()));
+      steps.add(new TraceStep(i + 1, e.thread(), e.step(), e.phase(), e.used(), e.cached(), e.free()));
     }
     Outcome o = firstViolation == null ? new Outcome.Completed() : new Outcome.Violated(firstViolation);
     return new Trace(design.name(), source, Parameters.of(design), Optional.empty(), o, steps);

@@ -1,23 +1,29 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.device.Device;
+import dev.interlock.impl.sync.Await;
 import dev.interlock.impl.sync.StepGate;
+import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.model.state.Violation;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
- * One job's life on a worker, the same in {@link Engine} and {@link SharedEngine}: the worker's
- * probe is armed for the job, the pipeline runs it, a job that ends with live buffers is a leak,
- * and after any failure what the worker still holds (mutexes, permits, buffers) is released, so
- * other workers are not left waiting on a dead job.
+ * One job's life, the same in {@link Engine} and {@link SharedEngine}: the role thread's probe is
+ * armed for the job, the pipeline runs it, the tasks it spawns run on threads of their own, and the
+ * job closes when its thread and all its tasks have ended; a non-kept buffer live then is a leak.
+ * After any failure each of the job's threads releases the mutexes and permits it holds, the job's
+ * other threads are cancelled, and its buffers and the crew's kept ones are freed, so other workers
+ * are not left waiting on a dead job.
  */
 final class JobLifecycle {
 
-  /** What an engine makes of a job that its pipeline ended by throwing something other than a failed step. */
+  /** What an engine makes of a job that a thread's pipeline ended by throwing something other than a failed step. */
   @FunctionalInterface
   interface CutShort {
     /**
-     * The job's result, asked before the worker's holds are released, so it sees the device as the
+     * The job's result, asked before the thread's holds are released, so it sees the device as the
      * job left it; empty to let {@code e} (a RuntimeException or an Error) propagate once they are.
      */
     Optional<JobResult> result(Worker w, Job job, Throwable e);
@@ -27,64 +33,160 @@ final class JobLifecycle {
   static final CutShort PROPAGATE = (w, job, e) -> Optional.empty();
 
   /**
-   * How a job ended.
+   * How the role thread left a job.
    *
-   * @param result   its result
+   * @param scope    the job, whose result comes once it has closed
    * @param cutShort whether the pipeline threw something other than a failed step
+   * @param failed   whether the job had failed when the role thread left it
    */
-  record Ended(JobResult result, boolean cutShort) {}
+  record Ended(JobScope scope, boolean cutShort, boolean failed) {}
 
   private final Resources resources;
   private final EventLog log;
   private final StepGate gate;
-  private final Function<Worker, String> leakStep;
+  private final WaitRegistry waits;
+  private final RunThreads threads;
+  private final UnaryOperator<String> leakStep;
   private final CutShort cutShort;
+  private final Consumer<JobResult> results;
 
   /**
-   * @param leakStep the step a leak found at a job's end is reported at, asked of the worker then
+   * @param threads  where the task threads it starts are registered
+   * @param leakStep the step a leak found at a job's end is reported at, from the position of the
+   *                 thread that closed the job ({@code after 'free a'})
    * @param cutShort what a job its pipeline ended by throwing becomes
+   * @param results  receives each job's result once the job has closed
    */
-  JobLifecycle(Resources resources, EventLog log, StepGate gate, Function<Worker, String> leakStep, CutShort cutShort) {
+  JobLifecycle(Resources resources, EventLog log, StepGate gate, WaitRegistry waits, RunThreads threads,
+      UnaryOperator<String> leakStep, CutShort cutShort, Consumer<JobResult> results) {
     this.resources = resources;
     this.log = log;
     this.gate = gate;
+    this.waits = waits;
+    this.threads = threads;
     this.leakStep = leakStep;
     this.cutShort = cutShort;
+    this.results = results;
+  }
+
+  /** A probe for thread {@code name} of this run. */
+  Probe probe(String name) {
+    return new Probe(name, gate, log, resources.device(), waits);
+  }
+
+  /** A role thread of this run, the first of its crew. */
+  Worker roleWorker(String name, String role, int index) {
+    return new Worker(name, role, index, probe(name), resources, new Crew(name, resources.device()));
   }
 
   /**
-   * Runs {@code job} on the calling worker {@code w}: Completed, or Failed at the step that failed,
-   * or Failed with the LEAK (recorded in the log and passed to the gate) when the job ended with
-   * live buffers; anything else the pipeline throws goes to {@link CutShort}.
+   * Runs {@code job} on the calling role thread {@code w} ({@code lastJob}: the thread's last one).
+   * A failed step, a leak at the job's close and a cancelled thread are the job's result; anything
+   * else the pipeline throws goes to {@link CutShort}. Returns when the role thread has left the
+   * job, which may be before the job's tasks have ended.
    */
-  Ended run(Worker w, Pipeline pipeline, Job job) {
-    w.probe().rearm(job.id());
+  Ended run(Worker w, Pipeline pipeline, Job job, boolean lastJob) {
+    JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline.scopesBuffers(),
+        new Await(gate, waits));
+    w.enter(scope);
+    w.probe().rearm(job.id(), scope);
     try {
       Object value = pipeline.runJob(w, job);
-      Optional<Violation> leak = resources.leakAtJobEnd(w.name(), job);
-      if (leak.isEmpty()) {
-        return new Ended(new JobResult.Completed(job, w.name(), value), false);
+      leave(w, scope);
+      scope.returned(value);
+      if (scope.failed()) {
+        resources.releaseLocksOfCurrentThread();
       }
-      Violation v = leak.get();
-      log.recordViolation(v);
-      JobResult failed = new JobResult.Failed(job, w.name(), leakStep.apply(w), v, resources.device().memory());
-      resources.releaseHeldBy(w.name());
-      gate.failed(v);
-      return new Ended(failed, false);
+      return new Ended(scope, false, scope.failed());
     } catch (StepFailed f) {
-      resources.releaseHeldBy(w.name());
-      return new Ended(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory()), false);
+      scope.fail(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory()));
+      unwind(w, scope);
+      return new Ended(scope, false, true);
+    } catch (JobCancelled c) {
+      unwind(w, scope);
+      return new Ended(scope, false, true);
     } catch (RuntimeException | Error e) {
-      Optional<JobResult> result;
+      Optional<JobResult> result = Optional.empty();
       try {
         result = cutShort.result(w, job, e);
       } finally {
-        resources.releaseHeldBy(w.name());
+        scope.fail(result.orElseGet(() -> new JobResult.Aborted(job, w.name(), "pipeline error: " + e)));
+        unwind(w, scope);
       }
       if (result.isEmpty()) {
         throw e;
       }
-      return new Ended(result.get(), true);
+      return new Ended(scope, true, true);
     }
+  }
+
+  /** Starts task thread {@code name} of {@code scope}'s job, which runs {@code body} on a worker of its own. */
+  void startTask(JobScope scope, Worker owner, String name, Consumer<Worker> body) {
+    Worker tw = new Worker(name, owner.role(), owner.index(), probe(name), resources, owner.crew());
+    tw.enter(scope);
+    tw.probe().rearm(scope.job().id(), scope);
+    gate.starting(name);
+    Thread t = new Thread(() -> runTask(tw, scope, body), name);
+    t.setDaemon(true);
+    threads.add(t, tw.probe());
+    t.start();
+  }
+
+  /** A task thread's life: its body once, then its part of the job ends, whatever happened. */
+  private void runTask(Worker tw, JobScope scope, Consumer<Worker> body) {
+    Job job = scope.job();
+    try {
+      body.accept(tw);
+      leave(tw, scope);
+    } catch (StepFailed f) {
+      scope.fail(new JobResult.Failed(job, tw.name(), f.step(), f.violation(), f.memory()));
+      unwind(tw, scope);
+    } catch (JobCancelled c) {
+      unwind(tw, scope);
+    } catch (RuntimeException | Error e) {
+      Optional<JobResult> result = Optional.empty();
+      try {
+        result = cutShort.result(tw, job, e);
+      } finally {
+        scope.fail(result.orElseGet(() -> new JobResult.Aborted(job, tw.name(), "pipeline error: " + e)));
+        unwind(tw, scope);
+      }
+    } finally {
+      gate.finished();
+    }
+  }
+
+  /** Thread w ends its part of the job normally (when its last step has not already done so). */
+  private static void leave(Worker w, JobScope scope) {
+    JobScope.Closing c = scope.end(w.name(), w.probe().position());
+    if (c != null) {
+      c.finish();
+    }
+  }
+
+  /** Thread w leaves a failed job: it releases its mutexes and permits, then ends its part. */
+  private void unwind(Worker w, JobScope scope) {
+    resources.releaseLocksOfCurrentThread();
+    leave(w, scope);
+  }
+
+  /** A leak found when a job closed: recorded in the log and passed to the gate. */
+  void leaked(Violation v) {
+    log.recordViolation(v);
+    gate.failed(v);
+  }
+
+  /** The step a leak found at {@code position} is reported at. */
+  String leakStep(String position) {
+    return leakStep.apply(position);
+  }
+
+  /** A job's result, once it has closed. */
+  void publish(JobResult r) {
+    results.accept(r);
+  }
+
+  Device device() {
+    return resources.device();
   }
 }

@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How often a run actually did what {@code check --overlap A B} asks of the model: one thread inside interval A
- * while another thread was inside interval B.
+ * How often a run actually did what {@code check --overlap A B} asks of the model: a thread inside interval A
+ * while a thread of another worker was inside interval B (a role thread and the tasks its jobs spawn are one
+ * worker); with {@code sameWorker}, any other thread counts, as for {@code --overlap-same-worker}.
  *
  * <p>Intervals are the cpu and kernel steps, named as in the design ({@code h2d} for {@code kernel h2d uses staged});
  * a thread is inside one from its begin event to its end event, failed or not (or to the end of the log); a failed
@@ -21,14 +22,19 @@ import java.util.Objects;
 public final class Overlaps {
   private Overlaps() {}
 
-  /** The number of times one thread entered A or B while another thread was inside the other (see the class). */
+  /** The number of times a thread entered A or B while a thread of another worker was inside the other (see the class). */
   public static int count(List<Event> events, String a, String b) {
+    return count(events, a, b, false);
+  }
+
+  /** As {@link #count(List, String, String)}; with {@code sameWorker} a thread of the same worker counts too. */
+  public static int count(List<Event> events, String a, String b, boolean sameWorker) {
     Objects.requireNonNull(a, "a");
     Objects.requireNonNull(b, "b");
     Map<String, String> inside = new HashMap<>();
     int n = 0;
     for (Event e : events) {
-      if (e.phase().isEmpty()) {
+      if (e.phase().isEmpty() || Interval.nameOf(e.step()).isEmpty()) {
         continue;
       }
       String name = intervalName(e.step());
@@ -42,7 +48,8 @@ public final class Overlaps {
       if (name.equals(a) || name.equals(b)) {
         String other = name.equals(a) ? b : a;
         for (Map.Entry<String, String> t : inside.entrySet()) {
-          if (!t.getKey().equals(e.thread()) && t.getValue().equals(other)) {
+          if (!t.getKey().equals(e.thread()) && (sameWorker || !workerOf(t.getKey()).equals(workerOf(e.thread())))
+              && t.getValue().equals(other)) {
             n++;
             break;
           }
@@ -51,6 +58,12 @@ public final class Overlaps {
       inside.put(e.thread(), name);
     }
     return n;
+  }
+
+  /** The worker a thread belongs to: its role thread, {@code role#i} of {@code role#i/TASK@J}. */
+  static String workerOf(String thread) {
+    int slash = thread.indexOf('/');
+    return slash < 0 ? thread : thread.substring(0, slash);
   }
 
   /** The interval name of a step: the name of a cpu or kernel step, else empty. */

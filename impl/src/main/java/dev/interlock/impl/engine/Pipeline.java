@@ -11,4 +11,13 @@ package dev.interlock.impl.engine;
 public interface Pipeline {
   /** Runs {@code job}; returns its result value (null when there is none). */
   Object runJob(Worker worker, Job job);
+
+  /**
+   * Whether this pipeline registers the job's buffers in {@link Worker#job()} (the design
+   * interpreter does); otherwise the buffers its thread owns on the device at the job's end are the
+   * job's, as for the hand-written pipelines, which spawn no tasks and keep nothing.
+   */
+  default boolean scopesBuffers() {
+    return false;
+  }
 }

@@ -48,6 +48,12 @@ public final class Probe {
   private volatile String position = "not started";
   private boolean silent;
   private int job = -1;
+  private JobScope scope;
+  /** The next transition is the last of the thread's body: its part of the job ends inside it. */
+  private boolean endingBody;
+  /** The branch an {@code if free} step took and the free bytes it read, for its event. */
+  private Phase branch;
+  private long freeRead;
 
   Probe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits) {
     this.thread = thread;
@@ -90,14 +96,49 @@ public final class Probe {
     end(step, () -> {});
   }
 
+  /**
+   * The check of an {@code if free} step: one transition that reads the device's free bytes
+   * (cudaMemGetInfo: vram minus live and cached bytes) and says whether the then branch runs. Its
+   * event has the branch as its phase ({@link Phase#THEN} or {@link Phase#ELSE}) and the bytes read as
+   * {@link Event#free()}. With {@code lastOfBody}, the block ends the thread's body: when the branch
+   * taken has no steps, this transition is the body's last (see {@link #endsBody()}).
+   */
+  public boolean ifFree(IfFree step, boolean lastOfBody) {
+    return transition(step, Optional.empty(), () -> {
+      long free = device.memory().free();
+      boolean then = step.holds(free);
+      branch = then ? Phase.THEN : Phase.ELSE;
+      freeRead = free;
+      if (lastOfBody && (then ? step.then() : step.otherwise()).isEmpty()) {
+        endingBody = true;
+      }
+      return then;
+    });
+  }
+
+  /**
+   * Says that the thread's next transition is the last of its body for this job: its part of the job
+   * ends inside that transition, after the step's operation and before its event is recorded, so a
+   * job that closes then (frees kept buffers, or leaks) does so in the same transition, as in the model.
+   */
+  public void endsBody() {
+    endingBody = true;
+  }
+
   private <T> T transition(Step step, Optional<Phase> phase, Supplier<T> op) {
     if (silent) {
       return op.get();
+    }
+    if (scope != null && scope.cancelled()) {
+      silent = true;
+      endingBody = false;
+      throw new JobCancelled(thread + ": its job failed on another of its threads");
     }
     try {
       gate.before(step, phase);
     } catch (RunAborted e) {
       silent = true;
+      endingBody = false;
       throw e;
     }
     position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + step.text() + "'";
@@ -120,28 +161,53 @@ public final class Probe {
     try {
       result = op.get();
     } catch (ViolationException e) {
+      endingBody = false;
+      branch = null;
       silent = true;
       Violation v = e.violation();
       MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
       log.recordFailure(thread, job, step, phase, at, v);
+      if (scope != null) {
+        // the job's failure, before the gate ends a controlled run and another thread's abort could come first
+        scope.fail(new JobResult.Failed(scope.job(), thread, step.text(), v, at));
+      }
       gate.failed(v);
       throw new StepFailed(step.text(), v, at, e);
-    } catch (RunAborted | WorkerInterrupted e) {
+    } catch (RunAborted | WorkerInterrupted | JobCancelled e) {
+      endingBody = false;
+      branch = null;
       silent = true;
       throw e;
     }
-    log.record(thread, job, step, phase, device::memory);
+    Optional<Phase> recorded = branch != null ? Optional.of(branch) : phase;
+    Optional<Long> free = branch != null ? Optional.of(freeRead) : Optional.empty();
+    branch = null;
+    if (!endingBody || scope == null) {
+      endingBody = false;
+      log.record(thread, job, step, recorded, free, device::memory);
+      return result;
+    }
+    endingBody = false;
+    synchronized (log) {
+      JobScope.Closing closing = scope.end(thread, "after '" + step.text() + "'");
+      log.record(thread, job, step, recorded, free, device::memory);
+      if (closing != null) {
+        closing.finish();
+      }
+    }
     return result;
   }
 
   /**
    * Whether a step's transition (its begin, for an interval; never its end) is recorded together
    * with its operation, under the log's monitor: steps that never wait and that others' steps can
-   * depend on (unlock, release, alloc, free, trim, a kernel launch). Their event then sits exactly
-   * where the operation took effect, so a lock or acquire they enable, which is recorded after it
-   * succeeds, always comes later in the log, and device bytes read at any event agree with the log's
-   * order. Waiting steps (lock, acquire, sync), cpu work and a kernel's end, which runs its work,
-   * are recorded just after their operation.
+   * depend on (unlock, release, alloc, free, trim, a kernel launch, sync stream, signal, spawn) or
+   * that read the device ({@code if free}). Their event then sits exactly where the operation took
+   * effect, so a lock, acquire or wait they enable, which is recorded after it succeeds, and a
+   * spawned task's first step always come later in the log, and device bytes read at any event
+   * (the free bytes an {@code if} read included) agree with the log's order. Waiting steps (lock,
+   * acquire, sync, wait, join), cpu work and a kernel's end, which runs its work, are recorded just
+   * after their operation.
    */
   private static final Step.Visitor<Boolean> RECORDED_WITH_OPERATION = new Step.Visitor<>() {
     @Override
@@ -196,17 +262,17 @@ public final class Probe {
 
     @Override
     public Boolean syncStream(SyncStream s) {
-      return false;
+      return true;
     }
 
     @Override
     public Boolean ifFree(IfFree s) {
-      return false;
+      return true;
     }
 
     @Override
     public Boolean spawn(Spawn s) {
-      return false;
+      return true;
     }
 
     @Override
@@ -216,7 +282,7 @@ public final class Probe {
 
     @Override
     public Boolean signal(Signal s) {
-      return false;
+      return true;
     }
 
     @Override
@@ -230,7 +296,7 @@ public final class Probe {
     return position;
   }
 
-  /** The thread's name, {@code role#i}. */
+  /** The thread's name, {@code role#i} or {@code role#i/TASK@J}. */
   public String thread() {
     return thread;
   }
@@ -240,10 +306,13 @@ public final class Probe {
     return silent;
   }
 
-  /** Back to recording, for the thread's next job. */
-  void rearm(int nextJob) {
+  /** Back to recording, for the thread's next job (a task thread's one job). */
+  void rearm(int nextJob, JobScope nextScope) {
     silent = false;
+    endingBody = false;
+    branch = null;
     job = nextJob;
+    scope = nextScope;
   }
 
   StepGate gate() {

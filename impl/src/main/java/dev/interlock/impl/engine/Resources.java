@@ -8,23 +8,35 @@ import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.ResidentBuffer;
 import dev.interlock.model.design.Semaphore;
-import dev.interlock.model.state.Violation;
-import dev.interlock.model.state.ViolationKind;
+import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Optional;
 import java.util.Map;
 
-/** What the workers of one run share: the device and the design's mutexes and semaphores, by name. */
+/**
+ * What the threads of one run share: the design, the device with its device buffers, and the
+ * design's mutexes and semaphores, by name.
+ *
+ * <p>Making it sets the pool's release threshold ({@code pool threshold}) and allocates the device
+ * buffers ({@code buffer NAME SIZE}), before any thread runs; {@link #releaseDeviceBuffers()} frees
+ * them at the run's end.
+ */
 public final class Resources {
+  /** The owner of device buffers on the device: no thread, since they belong to the whole run. */
+  public static final String DEVICE_BUFFERS = "device";
+
+  private final Design design;
   private final Device device;
   private final StepGate gate;
   private final WaitRegistry waits;
   private final Map<String, Mutex> mutexes = new LinkedHashMap<>();
   private final Map<String, PermitSemaphore> semaphores = new LinkedHashMap<>();
+  /** Made before any thread runs and never changed: read without a lock. */
+  private final Map<String, DeviceBuffer> deviceBuffers;
 
   Resources(Design design, Device device, StepGate gate, WaitRegistry waits) {
+    this.design = design;
     this.device = device;
     this.gate = gate;
     this.waits = waits;
@@ -34,6 +46,17 @@ public final class Resources {
     for (Semaphore s : design.semaphores()) {
       semaphores.put(s.name(), new PermitSemaphore(s.name(), s.permits(), gate, waits));
     }
+    device.poolThreshold(design.poolThreshold());
+    Map<String, DeviceBuffer> made = new LinkedHashMap<>();
+    for (ResidentBuffer b : design.buffers()) {
+      made.put(b.name(), device.allocate(DEVICE_BUFFERS, b.name(), b.bytes(), false));
+    }
+    deviceBuffers = Collections.unmodifiableMap(made);
+  }
+
+  /** The design the run executes. */
+  public Design design() {
+    return design;
   }
 
   public Device device() {
@@ -58,6 +81,25 @@ public final class Resources {
     return s;
   }
 
+  /** The device buffer ({@code buffer NAME SIZE}) called {@code name}, or null when the design has none. */
+  public DeviceBuffer deviceBuffer(String name) {
+    return deviceBuffers.isEmpty() ? null : deviceBuffers.get(name);
+  }
+
+  /** The device buffers by name. */
+  public Map<String, DeviceBuffer> deviceBuffers() {
+    return deviceBuffers;
+  }
+
+  /** Frees the device buffers that are still live: the run has ended. */
+  void releaseDeviceBuffers() {
+    for (DeviceBuffer b : deviceBuffers.values()) {
+      if (device.isLive(b)) {
+        device.free(b);
+      }
+    }
+  }
+
   /** cudaDeviceSynchronize, under the gate's control when there is one. */
   public void synchronizeDevice() {
     if (device.trySynchronize()) {
@@ -80,21 +122,11 @@ public final class Resources {
     }
   }
 
-  /** The LEAK violation when {@code thread} ends {@code job} with live buffers, or empty. */
-  Optional<Violation> leakAtJobEnd(String thread, Job job) {
-    List<DeviceBuffer> leaked = device.liveBuffers(thread);
-    if (leaked.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new Violation(ViolationKind.LEAK, thread + " job " + job.id() + " ends with live buffers "
-        + leaked.stream().map(DeviceBuffer::name).toList()));
-  }
-
   /**
-   * Releases what the calling thread still holds after a failed job: its mutexes, its permits and
-   * its live buffers, so other workers are not left waiting on a dead job.
+   * Releases the mutexes and permits the calling thread still holds, after its job failed, so other
+   * workers are not left waiting on a dead job. (The job's buffers go when the job closes.)
    */
-  void releaseHeldBy(String thread) {
+  void releaseLocksOfCurrentThread() {
     for (Mutex m : mutexes.values()) {
       if (m.heldByCurrentThread()) {
         m.unlock();
@@ -105,9 +137,6 @@ public final class Resources {
       if (n > 0) {
         s.release(n);
       }
-    }
-    for (DeviceBuffer b : device.liveBuffers(thread)) {
-      device.free(b);
     }
   }
 }

@@ -4,8 +4,10 @@ import dev.interlock.impl.device.Device;
 import dev.interlock.model.check.Schedules;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
+import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -54,7 +57,7 @@ public final class Scheduled {
         return new ReplayResult.Diverged(i, ts.thread() + " is not waiting to take a step (" + sched.describe() + ")");
       }
       Step at = sched.stepOf(ts.thread());
-      if (!ts.step().equals(at) || !ts.phase().equals(sched.phaseOf(ts.thread()))) {
+      if (!samePosition(ts, at, sched.phaseOf(ts.thread()))) {
         return new ReplayResult.Diverged(i, ts.thread() + " is at '" + at.text() + "'" + sched.phaseOf(ts.thread()).map(p -> " (" + p.label() + ")").orElse("")
             + ", the trace has '" + ts.step().text() + "'" + ts.phase().map(p -> " (" + p.label() + ")").orElse(""));
       }
@@ -82,13 +85,32 @@ public final class Scheduled {
     return new ReplayResult.Confirmed(trace.length(), trace.outcome());
   }
 
+  /**
+   * Whether a thread waiting at step {@code at} (phase {@code phase} at the gate) is where trace step
+   * {@code ts} has it: the same step and phase. An {@code if free} step is compared by its first line,
+   * which is all a trace holds of it, and its branch only once it has read the device.
+   */
+  private static boolean samePosition(TraceStep ts, Step at, Optional<Phase> phase) {
+    if (at instanceof IfFree) {
+      return ts.step() instanceof IfFree && ts.step().text().equals(at.text());
+    }
+    return ts.step().equals(at) && ts.phase().equals(phase);
+  }
+
+  /** Whether two trace steps are the same transition; an {@code if free} step is compared by its first line. */
+  private static boolean sameTransition(TraceStep e, TraceStep a) {
+    return e.index() == a.index() && e.thread().equals(a.thread()) && e.step().text().equals(a.step().text())
+        && e.step().getClass() == a.step().getClass() && e.phase().equals(a.phase()) && e.used() == a.used()
+        && e.cached() == a.cached() && e.free().equals(a.free());
+  }
+
   /** Compares the engine's trace with the expected one: same transitions, same device bytes, same ending. */
   static ReplayResult compare(Trace expected, Trace actual) {
     int n = Math.min(expected.length(), actual.length());
     for (int k = 0; k < n; k++) {
       TraceStep e = expected.steps().get(k);
       TraceStep a = actual.steps().get(k);
-      if (!e.equals(a)) {
+      if (!sameTransition(e, a)) {
         return new ReplayResult.Diverged(k + 1, "engine: " + describe(a) + "; trace: " + describe(e));
       }
     }
@@ -111,7 +133,8 @@ public final class Scheduled {
   }
 
   private static String describe(TraceStep s) {
-    return s.thread() + " " + s.step().text() + s.phase().map(p -> " (" + p.label() + ")").orElse("") + " used=" + s.used() + " cached=" + s.cached();
+    return s.thread() + " " + s.step().text() + s.phase().map(p -> " (" + p.label() + ")").orElse("")
+        + s.free().map(f -> " read=" + f).orElse("") + " used=" + s.used() + " cached=" + s.cached();
   }
 
   /** A step a thread tried and could not take: after {@code transitions} transitions of the run. */

@@ -12,14 +12,16 @@ import java.util.function.Function;
 
 /**
  * The engine's job as an operation callers run on their own threads (a Lincheck test, a caller's
- * thread pool) instead of the engine's {@code role#i} workers: one device and the design's mutexes
- * and semaphores, shared by every caller, with {@link StepGate#FREE}.
+ * thread pool) instead of the engine's {@code role#i} workers: one device with the design's device
+ * buffers, and the design's mutexes and semaphores, shared by every caller, with {@link StepGate#FREE}.
  *
  * <p>A calling thread becomes a worker of the role it first runs, named {@code role#k} with k
  * counted per role in order of first use by this instance (so a fresh instance numbers afresh); it
- * keeps that name and cannot run another role. After a failed job the thread's mutexes, permits
- * and buffers are released, as the engine does, so later jobs are unaffected. There is no deadlock
- * watchdog: a job that blocks forever blocks its caller.
+ * keeps that name and cannot run another role. The tasks a job spawns run on threads of their own,
+ * and a job returns once it and all its tasks have ended. Kept buffers stay with the calling thread
+ * from job to job, since a caller has no last job. After a failed job what its threads held is
+ * released, as the engine does, so later jobs are unaffected. There is no deadlock watchdog: a job
+ * that blocks forever blocks its caller.
  */
 public final class SharedEngine {
   /** The step of a leak found when a job ends, in {@link #describe(JobResult)}. */
@@ -28,6 +30,7 @@ public final class SharedEngine {
   private final Device device;
   private final EventLog log = new EventLog();
   private final WaitRegistry waits = new WaitRegistry();
+  private final RunThreads threads = new RunThreads();
   private final Resources resources;
   private final JobLifecycle lifecycle;
   private final Map<String, Pipeline> pipelines = new LinkedHashMap<>();
@@ -38,7 +41,8 @@ public final class SharedEngine {
   public SharedEngine(Design design, Device device, Function<Role, Pipeline> pipelines) {
     this.device = device;
     this.resources = new Resources(design, device, StepGate.FREE, waits);
-    this.lifecycle = new JobLifecycle(resources, log, StepGate.FREE, w -> END_OF_JOB, JobLifecycle.PROPAGATE);
+    this.lifecycle = new JobLifecycle(resources, log, StepGate.FREE, waits, threads, position -> END_OF_JOB,
+        JobLifecycle.PROPAGATE, r -> {});
     for (Role r : design.roles()) {
       this.pipelines.put(r.name(), pipelines.apply(r));
     }
@@ -50,12 +54,18 @@ public final class SharedEngine {
   }
 
   /**
-   * Runs one job of {@code role} on the calling thread: Completed, or Failed with the step; anything
-   * else the pipeline throws propagates once the thread's holds are released.
+   * Runs one job of {@code role} on the calling thread and waits until its tasks have ended too:
+   * Completed, or Failed with the step; anything else the role thread's pipeline throws propagates
+   * once the thread's holds are released.
    */
   public JobResult run(String role) {
     Worker w = workerFor(role);
-    return lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null)).result();
+    return lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null), false).scope().result().join();
+  }
+
+  /** Frees the design's device buffers: no job runs any more. */
+  public void close() {
+    resources.releaseDeviceBuffers();
   }
 
   /** "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}. */
@@ -93,8 +103,7 @@ public final class SharedEngine {
     synchronized (this) {
       index = workersPerRole.merge(role, 1, Integer::sum) - 1;
     }
-    String name = role + "#" + index;
-    w = new Worker(name, role, index, new Probe(name, StepGate.FREE, log, device, waits), resources);
+    w = lifecycle.roleWorker(role + "#" + index, role, index);
     worker.set(w);
     return w;
   }

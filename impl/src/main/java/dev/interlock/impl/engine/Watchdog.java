@@ -6,24 +6,24 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Finds deadlocks in free runs: when every live worker has been blocked in a primitive for a whole
- * period with no step completed anywhere, no thread can ever move again. It then reports each
- * thread's position and interrupts the workers, so none is left hanging.
+ * Finds deadlocks in free runs: when every live thread (role threads and the tasks they spawned)
+ * has been blocked in a primitive, a {@code wait} or a {@code join} for a whole period with no step
+ * completed anywhere, no thread can ever move again. It then reports each thread's position and
+ * what it waits for (a mutex, permits, an event of its job, a task to end), and interrupts the
+ * threads, so none is left hanging.
  *
  * <p>It polls, since a deadlock by definition signals nothing; the period only bounds how late a
  * deadlock is noticed, never whether the run is correct.
  */
 final class Watchdog implements Runnable {
-  private final List<Thread> workers;
-  private final List<Probe> probes;
+  private final RunThreads threads;
   private final WaitRegistry waits;
   private final long periodMillis;
   private final Consumer<String> onDeadlock;
   private volatile boolean stopped;
 
-  Watchdog(List<Thread> workers, List<Probe> probes, WaitRegistry waits, long periodMillis, Consumer<String> onDeadlock) {
-    this.workers = workers;
-    this.probes = probes;
+  Watchdog(RunThreads threads, WaitRegistry waits, long periodMillis, Consumer<String> onDeadlock) {
+    this.threads = threads;
     this.waits = waits;
     this.periodMillis = periodMillis;
     this.onDeadlock = onDeadlock;
@@ -44,11 +44,12 @@ final class Watchdog implements Runnable {
         return;
       }
       long progress = waits.progress();
-      boolean allBlocked = allLiveBlocked();
+      List<RunThreads.Entry> now = threads.snapshot();
+      boolean allBlocked = allLiveBlocked(now);
       if (allBlocked && allBlockedBefore && progress == lastProgress) {
-        onDeadlock.accept(describe());
-        for (Thread t : workers) {
-          t.interrupt();
+        onDeadlock.accept(describe(now));
+        for (RunThreads.Entry e : now) {
+          e.thread().interrupt();
         }
         return;
       }
@@ -57,12 +58,12 @@ final class Watchdog implements Runnable {
     }
   }
 
-  private boolean allLiveBlocked() {
+  private boolean allLiveBlocked(List<RunThreads.Entry> now) {
     boolean anyAlive = false;
-    for (Thread t : workers) {
-      if (t.isAlive()) {
+    for (RunThreads.Entry e : now) {
+      if (e.thread().isAlive()) {
         anyAlive = true;
-        if (waits.waitingOn(t) == null) {
+        if (waits.waitingOn(e.thread()) == null) {
           return false;
         }
       }
@@ -70,12 +71,11 @@ final class Watchdog implements Runnable {
     return anyAlive;
   }
 
-  private String describe() {
+  private String describe(List<RunThreads.Entry> now) {
     List<String> parts = new ArrayList<>();
-    for (int i = 0; i < workers.size(); i++) {
-      Thread t = workers.get(i);
-      if (t.isAlive()) {
-        parts.add(probes.get(i).thread() + " " + probes.get(i).position() + ", waiting on " + waits.waitingOn(t));
+    for (RunThreads.Entry e : now) {
+      if (e.thread().isAlive()) {
+        parts.add(e.probe().thread() + " " + e.probe().position() + ", waiting on " + waits.waitingOn(e.thread()));
       }
     }
     return "no thread can move: " + String.join("; ", parts);

@@ -10,7 +10,7 @@ import java.util.Optional;
  * deterministic scheduler implements it to force an exact interleaving on real threads.
  *
  * <p>Threads are named by {@code Thread.currentThread().getName()}, which the engine sets to
- * {@code role#i}.
+ * {@code role#i}, or {@code role#i/TASK@J} for the task threads a job spawns.
  */
 public interface StepGate {
 
@@ -38,6 +38,13 @@ public interface StepGate {
 
   /** The calling thread has no more steps to take. */
   default void finished() {}
+
+  /**
+   * A new thread called {@code thread} is about to start (a task a job spawns); called by the thread
+   * that starts it, inside its own transition, so a scheduler knows the new thread before that
+   * transition ends.
+   */
+  default void starting(String thread) {}
 
   /** The gate of normal runs: every call returns at once. */
   StepGate FREE = new StepGate() {
