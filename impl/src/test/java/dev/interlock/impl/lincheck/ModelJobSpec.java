@@ -11,8 +11,8 @@ import java.util.Arrays;
 
 /**
  * The sequential specification of {@link SharedEngine#runJob(String)}, computed by the model: one
- * thread per role, stepped through one body per call, answering in the engine's words ("ok", or
- * "OOM at alloc staged 12GiB").
+ * worker per role, stepped through one job (its body and the tasks it spawns) per call, answering
+ * in the engine's words ("ok", or "OOM at alloc staged 12GiB").
  *
  * <p>A job that fails leaves the state as the engine does after a failed job ({@link Model#restart}):
  * the thread starts its next job holding no mutex, permit or buffer; its live buffers are freed
@@ -41,40 +41,65 @@ public abstract class ModelJobSpec {
     scratch = new long[state.length];
   }
 
-  /** Runs one job of {@code role} on the model: "ok" or "KIND at step". */
+  /**
+   * Runs one job of {@code role} on the model, its tasks included, as {@link SharedEngine#run} returns only once they
+   * have ended: "ok" or "KIND at step". Within the job, the first of its threads (the role thread, then the tasks in
+   * the model's order) that can move moves; the role thread, once it has ended the job, waits for its tasks.
+   */
   public String runJob(String role) {
     int t = thread(role);
     int job = model.view(state, t).job();
     if (job >= JOBS - 1) {
       throw new IllegalStateException("the specification ran out of jobs: raise ModelJobSpec.JOBS above " + JOBS);
     }
-    while (true) {
-      int code = model.step(state, t, scratch);
-      if (code == Model.MOVED) {
+    while (!closed(state, t, job)) {
+      int moved = -1;
+      for (int u = t; u < model.threads() && model.workerOf(u) == model.workerOf(t); u++) {
+        if (u == t && model.view(state, t).job() > job) {
+          continue; // the role thread has ended this job: its next one is another call
+        }
+        int code = model.step(state, u, scratch);
+        if (code == Model.BLOCKED || code == Model.FINISHED) {
+          continue;
+        }
+        if (code != Model.MOVED) {
+          ViolationKind kind = Model.violation(code);
+          // scratch is the device as the failure left it (an OOM still moves the pool's cache); a leak found when
+          // the job closes is reported at its end, as the engine does
+          String step = kind == ViolationKind.LEAK && closed(scratch, t, job) ? SharedEngine.END_OF_JOB
+              : model.nextStep(state, u).orElseThrow().text();
+          state = model.restart(scratch, t);
+          return kind + " at " + step;
+        }
         long[] done = state;
         state = scratch;
         scratch = done;
-        ThreadView v = model.view(state, t);
-        if (v.job() > job) {
-          if (v.mutexes().isEmpty() && v.permits().isEmpty() && v.buffers().isEmpty()) {
-            // holding nothing, the next job starts as the first did: forget the count, so states merge
-            state = model.restart(state, t);
-          }
-          return "ok";
-        }
-        continue;
+        moved = u;
+        break;
       }
-      if (code == Model.BLOCKED || code == Model.FINISHED) {
+      if (moved < 0) {
         throw new IllegalStateException(model.threadName(t) + " alone cannot finish a job: " + model.explainDeadlock(state));
       }
-      ViolationKind kind = Model.violation(code);
-      // scratch is the device as the failure left it (an OOM still moves the pool's cache); a leak
-      // found at the end of the body has moved on to the next job
-      boolean jobEnded = model.view(scratch, t).job() > job;
-      String step = jobEnded ? SharedEngine.END_OF_JOB : model.nextStep(state, t).orElseThrow().text();
-      state = model.restart(scratch, t);
-      return kind + " at " + step;
     }
+    ThreadView v = model.view(state, t);
+    if (v.mutexes().isEmpty() && v.permits().isEmpty() && v.buffers().isEmpty()) {
+      // holding nothing, the next job starts as the first did: forget the count, so states merge
+      state = model.restart(state, t);
+    }
+    return "ok";
+  }
+
+  /** Whether role thread t's job {@code job} has closed in state s: t has ended it and no task of its worker runs. */
+  private boolean closed(long[] s, int t, int job) {
+    if (model.view(s, t).job() <= job) {
+      return false;
+    }
+    for (int u = t + 1; u < model.threads() && model.workerOf(u) == model.workerOf(t); u++) {
+      if (model.nextStep(s, u).isPresent()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The device memory of the model state: live and cached bytes. */

@@ -8,8 +8,23 @@ import dev.interlock.impl.engine.SharedEngine;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.design.Task;
 import dev.interlock.model.state.DeviceMemory;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Cpu;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.Join;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * on this; with the shipped designs no job fails when run alone, so it is checked here.
  */
 class ModelJobSpecTest {
+  private static final long GIB = Sizes.GIB;
 
   private static final class Spec extends ModelJobSpec {
     Spec(Design d) {
@@ -28,7 +44,10 @@ class ModelJobSpecTest {
 
   /** Runs {@code jobs} jobs of role w on the engine and the spec; returns the engine's answers. */
   private static String[] agree(String designText, int jobs) {
-    Design d = TestDesigns.parse(designText);
+    return agree(TestDesigns.parse(designText), jobs);
+  }
+
+  private static String[] agree(Design d, int jobs) {
     SharedEngine engine = new SharedEngine(d, new SimulatedDevice(d.vram()), InterpretedPipeline::new);
     Spec spec = new Spec(d);
     String[] answers = new String[jobs];
@@ -151,5 +170,40 @@ class ModelJobSpecTest {
       assertThat(spec.memory().live()).isZero();
       assertThat(Sizes.format(spec.memory().vram())).isEqualTo("16GiB");
     }
+  }
+
+  // ---- jobs with tasks: the spec runs a job's tasks too, as SharedEngine's runJob waits for them ----
+
+  private static Design withTasks(long vram, List<Step> body, Task... tasks) {
+    return new Design("tasks", vram, 0, List.of(), List.of("m"), List.of(), List.of(new Role("w", 1, 1, body)), List.of(tasks));
+  }
+
+  @Test
+  void aTaskThatFreesTheJobsBufferAfterTheRoleThreadEndedIsOk() {
+    Design d = withTasks(4 * GIB, List.of(new Alloc("b", 2 * GIB, true), new Spawn("fin")),
+        new Task("fin", List.of(new Kernel("k", List.of("b")), new Free("b"))));
+    assertThat(agree(d, 3)).containsOnly("ok");
+  }
+
+  @Test
+  void aTaskRunningOutOfMemoryFailsTheJobAndCancelsTheRoleThreadsWait() {
+    Design d = withTasks(4 * GIB, List.of(new Alloc("a", GIB, true), new Spawn("t"), new Wait("staged"), new Free("a")),
+        new Task("t", List.of(new Lock("m"), new Alloc("big", 4 * GIB, false), new Signal("staged"), new Free("big"),
+            new Unlock("m"))));
+    assertThat(agree(d, 3)).containsOnly("OOM at alloc big 4GiB");
+  }
+
+  @Test
+  void aJobWhoseTaskEndsLastWithABufferLiveLeaksAtTheJobsEnd() {
+    Design d = withTasks(4 * GIB, List.of(new Alloc("b", GIB, true), new Spawn("t")), new Task("t", List.of(new Cpu("work"))));
+    assertThat(agree(d, 3)).containsOnly("LEAK at " + SharedEngine.END_OF_JOB);
+  }
+
+  @Test
+  void aKeptBufferStaysFromJobToJobAndAGuardSeesIt() {
+    Design d = withTasks(8 * GIB, List.of(new Alloc("d", 4 * GIB, false, true), new Spawn("t"), new Join("t")),
+        new Task("t", List.of(new IfFree(true, 4 * GIB, List.of(new Alloc("x", 4 * GIB, false), new Free("x")),
+            List.of(new Alloc("x", 5 * GIB, false))))));
+    assertThat(agree(d, 3)).containsOnly("ok");
   }
 }
