@@ -68,11 +68,6 @@ public final class Worker {
     return j;
   }
 
-  /** Whether this is a task thread rather than its crew's role thread. */
-  public boolean isTask() {
-    return !name.equals(crew.roleThread());
-  }
-
   void enter(JobScope scope) {
     job = scope;
   }

@@ -46,6 +46,19 @@ class OverlapsTest {
   }
 
   @Test
+  void aRoleThreadAndItsTasksAreOneWorkerUnlessPairsWithinAWorkerAreAskedFor() {
+    at("w#0", "kernel ntt_msm uses staged scratch", Phase.BEGIN);
+    at("w#0/prep@1", "cpu b_g2_msm", Phase.BEGIN);
+    at("w#0/prep@1", "cpu b_g2_msm", Phase.END);
+    at("w#0", "kernel ntt_msm uses staged scratch", Phase.END);
+    assertThat(Overlaps.count(log, "b_g2_msm", "ntt_msm")).isZero();
+    assertThat(Overlaps.count(log, "b_g2_msm", "ntt_msm", true)).isEqualTo(1);
+    at("w#1", "kernel ntt_msm uses staged scratch", Phase.BEGIN);
+    at("w#0/prep@2", "cpu b_g2_msm", Phase.BEGIN);
+    assertThat(Overlaps.count(log, "b_g2_msm", "ntt_msm")).isEqualTo(1);
+  }
+
+  @Test
   void backToBackIntervalsAndOneThreadsOwnIntervalsDoNot() {
     at("w#0", "kernel h2d uses staged", Phase.BEGIN);
     at("w#0", "kernel h2d uses staged", Phase.END);

@@ -81,6 +81,18 @@ class ProtocolConformanceTest {
     return new Design("racy", 8 * GIB, 0, List.of(), List.of(), List.of(), roles, tasks);
   }
 
+  /** A barrier met in the wrong order: the worker joins the helper before signalling what it waits for (DEADLOCK). */
+  static Design crossed() {
+    List<Role> roles = List.of(new Role("w", 2, 1, List.of(
+        new Alloc("b", GIB, false),
+        new Spawn("prep"),
+        new Join("prep"),
+        new Signal("go"),
+        new Free("b"))));
+    List<Task> tasks = List.of(new Task("prep", List.of(new Wait("go"), new Cpu("b_g2_msm"))));
+    return new Design("crossed", 8 * GIB, 0, List.of(), List.of(), List.of(), roles, tasks);
+  }
+
   /**
    * The trace as a trace file gives it back: an {@code if} step is its first line only (the parser of the new steps
    * is not in this module's build yet, so the file format itself cannot be used here).
@@ -95,7 +107,7 @@ class ProtocolConformanceTest {
 
   @Test
   void randomEngineSchedulesReplayOnTheModel() {
-    for (Design d : List.of(barrier(), kept(), racy())) {
+    for (Design d : List.of(barrier(), kept(), racy(), crossed())) {
       for (long seed = 0; seed < 25; seed++) {
         SplittableRandom rnd = new SplittableRandom(seed);
         Scheduled.RandomRun run = Scheduled.random(d, d.name() + ".design", new SimulatedDevice(d.vram()),
@@ -128,15 +140,17 @@ class ProtocolConformanceTest {
 
   @Test
   void theModelsCounterexamplesReplayOnTheEngine() {
-    for (Design d : List.of(barrier(), kept(), racy())) {
+    for (Design d : List.of(barrier(), kept(), racy(), crossed())) {
       CheckReport c = Checker.check(d, d.name() + ".design", Checker.Options.defaults(2_000_000));
       if (c.counterexample().isEmpty()) {
         continue;
       }
       Trace t = asRead(c.counterexample().get());
-      Scheduled.Replay r = Scheduled.replay(d, t.source(), t, new SimulatedDevice(d.vram()), InterpretedPipeline::new);
+      Design at = t.params().applyTo(d); // the checker may have shrunk the counterexample to fewer threads or jobs
+      Scheduled.Replay r = Scheduled.replay(at, t.source(), t, new SimulatedDevice(at.vram()), InterpretedPipeline::new);
       assertThat(r.result()).as("%s: %s%n%s", d.name(), c.verdict(), TraceFormat.print(t)).isInstanceOf(ReplayResult.Confirmed.class);
     }
     assertThat(Checker.check(racy(), "racy.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("OOM");
+    assertThat(Checker.check(crossed(), "crossed.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("DEADLOCK");
   }
 }

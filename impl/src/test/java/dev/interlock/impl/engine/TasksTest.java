@@ -17,6 +17,7 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Signal;
@@ -82,6 +83,17 @@ class TasksTest {
     s.moves("w#0/t@1.2", 1).grant("w#0/t@1.2", FINISHED);
     s.grant("w#0", FINISHED);
     assertThat(s.end().completed()).isEqualTo(1);
+  }
+
+  @Test
+  void spawnsInsideAnIfBlockAreNamedByTheirPlaceInTheFlattenedBody() {
+    // sites: 0 if, 1 spawn t (then), 2 spawn u (else), 3 spawn t; the then branch runs: t@1, then t@1.2
+    Design d = design(4 * GIB, 0, List.of(), 1, List.of(
+        new IfFree(true, GIB, List.of(new Spawn("t")), List.of(new Spawn("u"))), new Spawn("t")), task("t", WORK), task("u", WORK));
+    Stepper s = new Stepper(d);
+    s.moves("w#0", 2).grant("w#0", FINISHED);
+    assertThat(s.sched.waiting()).containsExactly("w#0/t@1", "w#0/t@1.2");
+    assertThat(s.finish().completed()).isEqualTo(1);
   }
 
   @Test
