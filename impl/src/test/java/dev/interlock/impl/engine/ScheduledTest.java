@@ -35,6 +35,23 @@ class ScheduledTest {
   }
 
   @Test
+  void randomEngineRunsOfTheCuzkCorpusReplayOnTheModel() {
+    // tasks, barriers, finalizers, guards, kept and device buffers, the pool threshold: the engine and the model agree
+    for (String name : new String[] {"phase8", "phase9", "phase10", "phase11", "phase12", "head", "proposal9"}) {
+      Design d = TestDesigns.shipped("cuzk/" + name);
+      for (long seed = 0; seed < 15; seed++) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        Scheduled.RandomRun run = Scheduled.random(d, "designs/cuzk/" + name + ".design", new SimulatedDevice(d.vram()),
+            InterpretedPipeline::new, rnd::nextInt);
+        Trace engine = run.report().trace();
+        assertThat(Replayer.replay(engine, d)).as("%s seed %d:%n%s", name, seed, TraceFormat.print(engine))
+            .isInstanceOf(ReplayResult.Confirmed.class);
+        assertThat(run.report().memory().live()).as("%s seed %d: live after the run", name, seed).isZero();
+      }
+    }
+  }
+
+  @Test
   void randomEngineRunsReplayOnTheModel() {
     for (String name : new String[] {"single-lock", "two-lock", "reservation", "single-lock-late-release"}) {
       Design d = TestDesigns.shipped(name);
