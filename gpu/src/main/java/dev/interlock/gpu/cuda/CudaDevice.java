@@ -302,6 +302,17 @@ public final class CudaDevice implements Device, ProvingKernels {
     return free() - slack;
   }
 
+  /** The driver's own cuMemGetInfo, less the ballast's slack: what an {@code if free} step reads on the GPU. */
+  @Override
+  public long reportedFree() {
+    return driverFree();
+  }
+
+  @Override
+  public long freeTolerance() {
+    return FREE_TOLERANCE;
+  }
+
   /** Bytes cudaMemGetInfo reported free beyond the budget once the ballast was in place (0 to 64 MiB). */
   public long slack() {
     return slack;

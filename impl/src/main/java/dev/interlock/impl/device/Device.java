@@ -70,6 +70,20 @@ public interface Device extends AutoCloseable {
   /** Current memory figures. */
   MemoryInfo memory();
 
+  /**
+   * What cudaMemGetInfo reports as free, as an {@code if free} step reads it: by default the figures' free bytes
+   * (capacity minus live and cached). A real device asks its driver; its answer may differ from the figures by up to
+   * {@link #freeTolerance()}.
+   */
+  default long reportedFree() {
+    return memory().free();
+  }
+
+  /** How far {@link #reportedFree()} may be from {@code memory().free()}: 0 unless the device measures it. */
+  default long freeTolerance() {
+    return 0;
+  }
+
   /** Whether {@code buffer} is live on this device. */
   boolean isLive(DeviceBuffer buffer);
 

@@ -105,7 +105,7 @@ public final class Probe {
    */
   public boolean ifFree(IfFree step, boolean lastOfBody) {
     return transition(step, Optional.empty(), () -> {
-      long free = device.memory().free();
+      long free = device.reportedFree();
       boolean then = step.holds(free);
       branch = then ? Phase.THEN : Phase.ELSE;
       freeRead = free;

@@ -46,7 +46,7 @@ public final class Scheduled {
     if (control instanceof ReplayResult.Diverged) {
       return new Replay(control, report);
     }
-    return new Replay(compare(trace, report.trace()), report);
+    return new Replay(compare(trace, report.trace(), device.freeTolerance()), report);
   }
 
   private static ReplayResult drive(ControlledScheduler sched, Engine.Run run, Trace trace) {
@@ -97,20 +97,25 @@ public final class Scheduled {
     return ts.step().equals(at) && ts.phase().equals(phase);
   }
 
-  /** Whether two trace steps are the same transition; an {@code if free} step is compared by its first line. */
-  private static boolean sameTransition(TraceStep e, TraceStep a) {
+  /**
+   * Whether two trace steps are the same transition; an {@code if free} step is compared by its first line, and the
+   * free bytes it read within {@code freeTolerance} (what the device's report may differ by from its accounting).
+   */
+  private static boolean sameTransition(TraceStep e, TraceStep a, long freeTolerance) {
+    boolean sameFree = e.free().isPresent() == a.free().isPresent()
+        && (e.free().isEmpty() || Math.abs(e.free().get() - a.free().get()) <= freeTolerance);
     return e.index() == a.index() && e.thread().equals(a.thread()) && e.step().text().equals(a.step().text())
         && e.step().getClass() == a.step().getClass() && e.phase().equals(a.phase()) && e.used() == a.used()
-        && e.cached() == a.cached() && e.free().equals(a.free());
+        && e.cached() == a.cached() && sameFree;
   }
 
   /** Compares the engine's trace with the expected one: same transitions, same device bytes, same ending. */
-  static ReplayResult compare(Trace expected, Trace actual) {
+  static ReplayResult compare(Trace expected, Trace actual, long freeTolerance) {
     int n = Math.min(expected.length(), actual.length());
     for (int k = 0; k < n; k++) {
       TraceStep e = expected.steps().get(k);
       TraceStep a = actual.steps().get(k);
-      if (!sameTransition(e, a)) {
+      if (!sameTransition(e, a, freeTolerance)) {
         return new ReplayResult.Diverged(k + 1, "engine: " + describe(a) + "; trace: " + describe(e));
       }
     }
