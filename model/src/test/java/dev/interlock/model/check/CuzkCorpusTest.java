@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.IfFree;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import dev.interlock.model.trace.TraceStep;
 import java.util.List;
 import java.util.Map;
@@ -76,5 +81,48 @@ class CuzkCorpusTest {
   void headIsSafeWithTwoWorkers() {
     Design d = TestDesigns.shipped("cuzk/head").withThreads("gpu_worker", 2);
     assertThat(Checker.check(d, "<test>", OPTS).verdict()).isEqualTo(new Verdict.Safe());
+  }
+
+  /**
+   * Every guard reads free memory further than the GPU's tolerance (64 MiB, docs/gpu-backend.md) from its boundary,
+   * in every reachable state: so the driver's report and the model's figure always take the same branch.
+   */
+  @Test
+  void everyGuardIsFarFromItsBoundaryInEveryReachableState() {
+    long tolerance = 64 * Sizes.MIB;
+    for (String name : List.of("phase9", "phase10", "phase11", "phase12")) {
+      Design d = TestDesigns.shipped("cuzk/" + name).withThreads("gpu_worker", 2);
+      Model m = new Model(d);
+      Set<List<Long>> seen = new HashSet<>();
+      ArrayDeque<long[]> queue = new ArrayDeque<>();
+      long[] init = m.initial();
+      m.canonicalize(init);
+      queue.add(init);
+      seen.add(asList(init));
+      long closest = Long.MAX_VALUE;
+      long[] out = new long[init.length];
+      while (!queue.isEmpty()) {
+        long[] s = queue.poll();
+        for (int t = 0; t < m.threads(); t++) {
+          if (m.nextStep(s, t).orElse(null) instanceof IfFree f) {
+            closest = Math.min(closest, Math.abs(m.free(s) - f.bytes()));
+          }
+          if (m.step(s, t, out) != Model.MOVED) {
+            continue;
+          }
+          long[] next = out.clone();
+          m.canonicalize(next);
+          if (seen.add(asList(next))) {
+            queue.add(next);
+          }
+        }
+      }
+      assertThat(closest).as("%s: the closest read to a guard's boundary, over %d states", name, seen.size())
+          .isGreaterThan(tolerance);
+    }
+  }
+
+  private static List<Long> asList(long[] s) {
+    return java.util.Arrays.stream(s).boxed().toList();
   }
 }
