@@ -19,7 +19,7 @@ tr ':' '\n' < "$dest.cp" | grep -E "/(jcuda|jna|jblst|assertj-core|picocli|jacks
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;
     */jna-[0-9]*)  # the device is linux-x86-64: leave out JNA's natives for other platforms (1.7 MB of the 64 MiB carry)
-      tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" -x 'com/sun/jna/*/*' && unzip -q "$jar" 'com/sun/jna/linux-x86-64/*' \
+      tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" -x 'com/sun/jna/*/*jnidispatch*' && unzip -q "$jar" 'com/sun/jna/linux-x86-64/*' \
         && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;
     *) cp "$jar" "$dest/lib/" ;;
   esac
