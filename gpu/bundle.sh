@@ -8,13 +8,19 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="$root/gpu-bundle"
 cd "$root"
 mvn -q -B -Dstyle.color=never -DskipTests install -pl gpu,cli -am
-mvn -q -B -Dstyle.color=never dependency:build-classpath -pl gpu,cli -Dmdep.includeScope=test -Dmdep.outputFile="$dest.cp"
+# one file per module (with -pl gpu,cli the last module's file would replace the first's: gpu's test scope holds Lincheck)
+for m in gpu cli; do
+  mvn -q -B -Dstyle.color=never dependency:build-classpath -pl $m -Dmdep.includeScope=test -Dmdep.outputFile="$dest.$m.cp"
+done
+cat "$dest.gpu.cp" <(echo -n ':') "$dest.cli.cp" > "$dest.cp" && rm -f "$dest.gpu.cp" "$dest.cli.cp"
 console=org.junit.platform:junit-platform-console-standalone:1.14.3
 mvn -q -B -Dstyle.color=never dependency:get -Dartifact=$console >/dev/null
 rm -rf "$dest/lib" && mkdir -p "$dest/lib"
 # the GPU tests' jars, and Lincheck's with what it needs at run time (Kotlin, ASM, ByteBuddy for its agent, its trace)
 lincheck='lincheck[a-z-]*|kotlin[a-z-]*|kotlinx-[a-z-]+|annotations|asm(-[a-z]+)?|byte-buddy(-agent)?|atomicfu-jvm|Java-WebSocket|slf4j-api'
-tr ':' '\n' < "$dest.cp" | grep -E "/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+|$lincheck)-[^/]*\.jar\$" | while read -r jar; do
+# one version of each artifact, the gpu module's (Lincheck's ByteBuddy, not AssertJ's newer one: 9 MB of the 64 MiB carry)
+tr ':' '\n' < "$dest.cp" | grep -E "/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+|$lincheck)-[^/]*\.jar\$" \
+  | awk -F/ '{ a = $(NF-2) } !seen[a]++' | while read -r jar; do
   case "$jar" in
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;

@@ -264,8 +264,13 @@ public class CudaDeviceLincheckGpuIT {
     assertThat(s.cached()).isZero();
     assertThat(s.threshold(0)).isEqualTo("ok");
     assertThat(s.alloc(4, true)).isEqualTo("OOM");
-    assertThat(s.cached()).as("a failed async alloc grows the pool by the free heap").isEqualTo(2);
+    assertThat(s.cached()).as("threshold 0: a failed async alloc keeps none of the pool's growth").isZero();
+    assertThat(s.reportedFree()).isEqualTo(2);
+    assertThat(s.threshold(3)).isEqualTo("ok");
+    assertThat(s.alloc(4, true)).isEqualTo("OOM");
+    assertThat(s.cached()).as("threshold max: it keeps all of it, the free heap").isEqualTo(2);
     assertThat(s.reportedFree()).isZero();
+    assertThat(s.threshold(0)).isEqualTo("ok");
     assertThat(s.sync()).isEqualTo("ok");
     assertThat(s.cached()).isZero();
     assertThat(s.liveBuffers()).isEqualTo(2);

@@ -79,7 +79,10 @@ public interface Device extends AutoCloseable {
     return memory().free();
   }
 
-  /** How far {@link #reportedFree()} may be from {@code memory().free()}: 0 unless the device measures it. */
+  /**
+   * How far this device's figures (used, cached, {@link #reportedFree()}) may be from the model's: 0 unless the device
+   * measures it (a real pool rounds its growth up, and its driver takes memory of its own).
+   */
   default long freeTolerance() {
     return 0;
   }

@@ -9,38 +9,52 @@ import java.util.Optional;
  * does every device that simulates the model ({@code SimulatedDevice}) or is specified by it (the
  * Lincheck tests).
  *
- * <p>As measured on an H200 (driver 580):
+ * <p>As measured on an H200 (driver 580; PoolSemanticsGpuIT):
  * <ul>
- *   <li>an allocation fails exactly when live bytes plus the request exceed vram;
- *   <li>an async alloc reuses cached bytes, its own stream's first, then the other streams' (most
- *       cached first; ties by stream index), and grows the pool for the rest. It synchronizes nothing;
- *   <li>a plain alloc that does not fit beside the cache makes the driver release the whole cache
- *       first; a failed plain alloc has released it too; a failed async alloc has grown the pool by
- *       all the free heap, which stays cached (attributed to the allocating stream);
- *   <li>an async free moves the bytes into the cache of the stream that freed them;
+ *   <li>an async free moves the bytes into the cache of the stream that freed them, as <em>pending</em>:
+ *       no synchronization has seen the free complete yet. A synchronization of that stream (or of
+ *       the device) <em>settles</em> them;
  *   <li>a synchronization releases cached bytes until the pool's reserved bytes (live async plus
  *       cached) are at most {@code max(threshold, live async)}: a device synchronization from any
  *       stream (most cached first), a stream synchronization (cudaStreamSynchronize, or the end of
  *       one of its kernels as the host learns it) only from its own stream;
- *   <li>trim (cudaMemPoolTrimTo(0)) releases every cached byte whatever the threshold.
+ *   <li>an async alloc fails exactly when live bytes plus the request exceed vram. It reuses cached
+ *       bytes, pending or settled, without synchronizing: its own stream's first, then the other
+ *       stream whose cache fits the rest most tightly (best fit; if none holds it all, the most
+ *       cached first; ties by stream index), and grows the pool for the rest. A failed async alloc
+ *       grows the pool by all the free heap and keeps of that growth only what the threshold lets
+ *       the pool keep at a synchronization (attributed to the allocating stream, settled);
+ *   <li>a plain alloc can take back only settled bytes: when it does not fit beside the cache, the
+ *       driver releases every settled byte, and the alloc fails when live plus pending bytes plus
+ *       the request exceed vram. A failed plain alloc has released the settled bytes too;
+ *   <li>trim (cudaMemPoolTrimTo(0)) releases every cached byte whatever the threshold (a device
+ *       implements it after synchronizing the frees, so nothing is pending when it trims).
  * </ul>
- * What cudaMemGetInfo reports as used is live plus cached bytes.
+ * What cudaMemGetInfo reports as used is live plus cached bytes. The pool also rounds its growth up
+ * (a 368MiB async alloc reserved 384MiB); the model does not: a device's figures may differ by that
+ * (see {@code Device.freeTolerance()}).
  *
  * @param vram the device's memory in bytes
  * @param threshold the pool's release threshold in bytes; {@code Long.MAX_VALUE} for {@code max}
  * @param live bytes of live buffers, plain and async
  * @param liveAsync bytes of the live buffers allocated asynchronously (from the pool)
  * @param cached per stream, the bytes it freed asynchronously that the pool keeps
+ * @param settled per stream, the part of {@code cached} that a synchronization has seen freed
  */
-public record DeviceMemory(long vram, long threshold, long live, long liveAsync, long[] cached) {
+public record DeviceMemory(long vram, long threshold, long live, long liveAsync, long[] cached, long[] settled) {
   public DeviceMemory {
     cached = cached.clone();
+    settled = settled.clone();
+    if (settled.length != cached.length) {
+      throw new IllegalArgumentException("cached and settled bytes for different stream counts");
+    }
     long total = 0;
-    for (long c : cached) {
-      if (c < 0) {
-        throw new IllegalArgumentException("negative cached bytes: " + Arrays.toString(cached));
+    for (int i = 0; i < cached.length; i++) {
+      if (cached[i] < 0 || settled[i] < 0 || settled[i] > cached[i]) {
+        throw new IllegalArgumentException("inconsistent cached bytes: " + Arrays.toString(cached) + " settled "
+            + Arrays.toString(settled));
       }
-      total += c;
+      total += cached[i];
     }
     if (vram < 1 || threshold < 0 || live < 0 || liveAsync < 0 || liveAsync > live || live + total > vram) {
       throw new IllegalArgumentException("inconsistent device memory: vram=" + vram + " threshold=" + threshold
@@ -48,14 +62,19 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
     }
   }
 
+  /** A device whose cached bytes are all settled. */
+  public DeviceMemory(long vram, long threshold, long live, long liveAsync, long[] cached) {
+    this(vram, threshold, live, liveAsync, cached, cached);
+  }
+
   /** An empty device with {@code streams} streams and a release threshold of 0. */
   public static DeviceMemory empty(long vram, int streams) {
-    return new DeviceMemory(vram, 0, 0, 0, new long[streams]);
+    return new DeviceMemory(vram, 0, 0, 0, new long[streams], new long[streams]);
   }
 
   /** The same device with release threshold {@code bytes}. */
   public DeviceMemory withThreshold(long bytes) {
-    return new DeviceMemory(vram, bytes, live, liveAsync, cached);
+    return new DeviceMemory(vram, bytes, live, liveAsync, cached, settled);
   }
 
   /** The same device with {@code n} streams; new streams have nothing cached, dropped ones must have nothing. */
@@ -65,7 +84,7 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
         throw new IllegalArgumentException("stream " + i + " still has cached bytes");
       }
     }
-    return new DeviceMemory(vram, threshold, live, liveAsync, Arrays.copyOf(cached, n));
+    return new DeviceMemory(vram, threshold, live, liveAsync, Arrays.copyOf(cached, n), Arrays.copyOf(settled, n));
   }
 
   /** Number of streams. */
@@ -76,6 +95,11 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
   /** Bytes cached for stream s. */
   public long cached(int s) {
     return cached[s];
+  }
+
+  /** Bytes cached for stream s that a synchronization has seen freed. */
+  public long settled(int s) {
+    return settled[s];
   }
 
   /** All cached bytes. */
@@ -104,32 +128,40 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
 
   /** The device after allocating {@code bytes} on stream s, or empty when that is out of memory. */
   public Optional<DeviceMemory> alloc(long bytes, boolean async, int stream) {
-    if (!fits(vram, live, bytes)) {
-      return Optional.empty();
-    }
     long[] c = cached.clone();
+    long[] st = settled.clone();
     if (async) {
-      take(c, stream, bytes);
-      return Optional.of(new DeviceMemory(vram, threshold, live + bytes, liveAsync + bytes, c));
+      if (!fits(vram, live, bytes)) {
+        return Optional.empty();
+      }
+      take(c, st, stream, bytes);
+      return Optional.of(new DeviceMemory(vram, threshold, live + bytes, liveAsync + bytes, c, st));
     }
     if (live + cachedTotal() + bytes > vram) {
-      Arrays.fill(c, 0);
+      releaseSettled(c, st);
     }
-    return Optional.of(new DeviceMemory(vram, threshold, live + bytes, liveAsync, c));
+    if (!fits(vram, live + total(c), bytes)) {
+      return Optional.empty();
+    }
+    return Optional.of(new DeviceMemory(vram, threshold, live + bytes, liveAsync, c, st));
   }
 
   /** The device after an allocation of {@code bytes} on stream s failed (when {@link #alloc} is empty). */
   public DeviceMemory afterFailedAlloc(long bytes, boolean async, int stream) {
-    if (fits(vram, live, bytes)) {
+    if (alloc(bytes, async, stream).isPresent()) {
       throw new IllegalArgumentException(bytes + " bytes fit beside " + live + " live bytes: the allocation does not fail");
     }
     long[] c = cached.clone();
+    long[] st = settled.clone();
     if (async) {
-      c[stream] += vram - live - cachedTotal();
+      long growth = vram - live - cachedTotal();
+      long kept = Math.max(0, Math.min(growth, keepable() == Long.MAX_VALUE ? growth : keepable() - cachedTotal()));
+      c[stream] += kept;
+      st[stream] += kept;
     } else {
-      Arrays.fill(c, 0);
+      releaseSettled(c, st);
     }
-    return new DeviceMemory(vram, threshold, live, liveAsync, c);
+    return new DeviceMemory(vram, threshold, live, liveAsync, c, st);
   }
 
   /** The device after stream s freed a live buffer of {@code bytes}. */
@@ -138,17 +170,17 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
       throw new IllegalArgumentException("free of " + bytes + (async ? " async" : "") + " bytes with only " + live
           + " live (" + liveAsync + " async)");
     }
-    long[] c = cached.clone();
     if (async) {
+      long[] c = cached.clone();
       c[stream] += bytes;
-      return new DeviceMemory(vram, threshold, live - bytes, liveAsync - bytes, c);
+      return new DeviceMemory(vram, threshold, live - bytes, liveAsync - bytes, c, settled);
     }
-    return new DeviceMemory(vram, threshold, live - bytes, liveAsync, c);
+    return new DeviceMemory(vram, threshold, live - bytes, liveAsync, cached, settled);
   }
 
   /** The device after cudaMemPoolTrimTo(0). */
   public DeviceMemory trim() {
-    return new DeviceMemory(vram, threshold, live, liveAsync, new long[cached.length]);
+    return new DeviceMemory(vram, threshold, live, liveAsync, new long[cached.length], new long[cached.length]);
   }
 
   /** The device after a device-wide synchronization (cudaDeviceSynchronize). */
@@ -161,18 +193,20 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
       c[s] -= r;
       excess -= r;
     }
-    return new DeviceMemory(vram, threshold, live, liveAsync, c);
+    return new DeviceMemory(vram, threshold, live, liveAsync, c, c);
   }
 
   /** The device after stream s synchronized: cudaStreamSynchronize, or the host learning that its kernel ended. */
   public DeviceMemory synchronizeStream(int stream) {
     long excess = cachedTotal() - keepable();
-    if (excess <= 0 || cached[stream] == 0) {
+    if (cached[stream] == settled[stream] && (excess <= 0 || cached[stream] == 0)) {
       return this;
     }
     long[] c = cached.clone();
-    c[stream] -= Math.min(excess, c[stream]);
-    return new DeviceMemory(vram, threshold, live, liveAsync, c);
+    long[] st = settled.clone();
+    c[stream] -= Math.max(0, Math.min(excess, c[stream]));
+    st[stream] = c[stream];
+    return new DeviceMemory(vram, threshold, live, liveAsync, c, st);
   }
 
   /** Cached bytes the pool may keep at a synchronization: reserved bytes stay at most max(threshold, live async). */
@@ -180,21 +214,57 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
     return threshold == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, threshold - liveAsync);
   }
 
-  /** Takes up to {@code bytes} from the caches, stream s's first, then the others most cached first. */
-  private static void take(long[] c, int stream, long bytes) {
-    long need = bytes;
-    long own = Math.min(need, c[stream]);
-    c[stream] -= own;
-    need -= own;
+  /**
+   * Takes up to {@code bytes} from the caches: stream s's first, then the other stream whose cache holds the rest most
+   * tightly (best fit), or, when none holds it all, the most cached one, and so on. A stream's pending bytes go first.
+   */
+  private static void take(long[] c, long[] st, int stream, long bytes) {
+    long need = takeFrom(c, st, stream, bytes);
     while (need > 0) {
-      int s = mostCached(c, stream);
+      int s = bestFit(c, stream, need);
+      if (s < 0) {
+        s = mostCached(c, stream);
+      }
       if (s < 0 || c[s] == 0) {
         return;
       }
-      long r = Math.min(need, c[s]);
-      c[s] -= r;
-      need -= r;
+      need = takeFrom(c, st, s, need);
     }
+  }
+
+  /** Takes up to {@code need} bytes of stream s's cache, pending ones first; returns what is still needed. */
+  private static long takeFrom(long[] c, long[] st, int s, long need) {
+    long r = Math.min(need, c[s]);
+    c[s] -= r;
+    st[s] = Math.min(st[s], c[s]);
+    return need - r;
+  }
+
+  /** The stream other than {@code except} with the fewest cached bytes that are at least {@code need}, or -1. */
+  private static int bestFit(long[] c, int except, long need) {
+    int best = -1;
+    for (int i = 0; i < c.length; i++) {
+      if (i != except && c[i] >= need && (best < 0 || c[i] < c[best])) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** Releases every settled byte. */
+  private static void releaseSettled(long[] c, long[] st) {
+    for (int i = 0; i < c.length; i++) {
+      c[i] -= st[i];
+      st[i] = 0;
+    }
+  }
+
+  private static long total(long[] c) {
+    long t = 0;
+    for (long x : c) {
+      t += x;
+    }
+    return t;
   }
 
   /** The stream other than {@code except} with the most cached bytes (lowest index on ties), or -1. */
@@ -211,7 +281,7 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
   @Override
   public boolean equals(Object o) {
     return o instanceof DeviceMemory m && vram == m.vram && threshold == m.threshold && live == m.live
-        && liveAsync == m.liveAsync && Arrays.equals(cached, m.cached);
+        && liveAsync == m.liveAsync && Arrays.equals(cached, m.cached) && Arrays.equals(settled, m.settled);
   }
 
   @Override
@@ -222,11 +292,16 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
   @Override
   public String toString() {
     return "DeviceMemory[vram=" + vram + ", threshold=" + threshold + ", live=" + live + ", liveAsync=" + liveAsync
-        + ", cached=" + Arrays.toString(cached) + "]";
+        + ", cached=" + Arrays.toString(cached) + ", settled=" + Arrays.toString(settled) + "]";
   }
 
   @Override
   public long[] cached() {
     return cached.clone();
+  }
+
+  @Override
+  public long[] settled() {
+    return settled.clone();
   }
 }

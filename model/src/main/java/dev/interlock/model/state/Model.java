@@ -237,12 +237,14 @@ public final class Model {
   /** The device memory of state s, its streams in thread order. */
   public DeviceMemory memory(long[] s) {
     long[] cached = new long[Math.max(1, threads)];
+    long[] settled = new long[cached.length];
     if (cacheUnit > 0) {
       for (int t = 0; t < threads; t++) {
         cached[t] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
+        settled[t] = slot(t).settled.get(s, baseOf(t)) * cacheUnit;
       }
     }
-    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], liveAsync(s), cached);
+    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], liveAsync(s), cached, settled);
   }
 
   /**
@@ -272,6 +274,7 @@ public final class Model {
     int[] order = new int[threads];
     int[] index = new int[threads];
     long[] cached = new long[threads];
+    long[] settled = new long[threads];
     int i = 0;
     for (int w : workers) {
       int n = layouts[workerRole[w]].slots.length;
@@ -280,10 +283,11 @@ public final class Model {
         order[i] = t;
         index[t] = i;
         cached[i] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
+        settled[i] = slot(t).settled.get(s, baseOf(t)) * cacheUnit;
       }
     }
-    return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], cached),
-        order, index);
+    return new Streams(new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], s[LIVE_ASYNC], cached,
+        settled), order, index);
   }
 
   /** A state's device memory in symmetric stream order: {@code order[i]} is the thread of stream i. */
@@ -695,6 +699,7 @@ public final class Model {
       for (int i = 0; i < threads; i++) {
         int t = st.order()[i];
         slot(t).cache.set(s, baseOf(t), m.cached(i) / cacheUnit);
+        slot(t).settled.set(s, baseOf(t), m.settled(i) / cacheUnit);
       }
     } else if (m.cachedTotal() != 0 || m.liveAsync() != 0) {
       throw new IllegalStateException("async bytes in a design without async allocations");
@@ -734,12 +739,15 @@ public final class Model {
     long[] out = s.clone();
     setMemory(out, st, memory);
     long[] caches = new long[l.slots.length];
+    long[] settled = new long[l.slots.length];
     for (int p = 0; p < caches.length; p++) {
       caches[p] = l.slots[p].cache.get(out, base);
+      settled[p] = l.slots[p].settled.get(out, base);
     }
     Arrays.fill(out, base, base + l.width, 0);
     for (int p = 0; p < caches.length; p++) {
       l.slots[p].cache.set(out, base, caches[p]);
+      l.slots[p].settled.set(out, base, settled[p]);
     }
     return out;
   }

@@ -43,11 +43,13 @@ final class WorkerLayout {
     final Field pc;
     final Field status;
     final Field cache;
+    /** The part of {@link #cache} that a synchronization has seen freed (DeviceMemory's settled bytes). */
+    final Field settled;
     final Field[] mutex;
     final Field[] permits;
 
-    Slot(Code code, int frame, int node, Field inside, Field pc, Field status, Field cache, Field[] mutex,
-        Field[] permits) {
+    Slot(Code code, int frame, int node, Field inside, Field pc, Field status, Field cache, Field settled,
+        Field[] mutex, Field[] permits) {
       this.code = code;
       this.frame = frame;
       this.node = node;
@@ -55,6 +57,7 @@ final class WorkerLayout {
       this.pc = pc;
       this.status = status;
       this.cache = cache;
+      this.settled = settled;
       this.mutex = mutex;
       this.permits = permits;
     }
@@ -210,7 +213,7 @@ final class WorkerLayout {
     Field mainInside = fields.add(1);
     Field mainPc = fields.add(Field.bitsFor(main.length - 1));
     job = fields.add(Field.bitsFor(jobs));
-    slots[0] = new Slot(main, -1, -1, mainInside, mainPc, Field.NONE, fields.add(cacheBits),
+    slots[0] = new Slot(main, -1, -1, mainInside, mainPc, Field.NONE, fields.add(cacheBits), fields.add(cacheBits),
         mutexFields(design, main, fields), permitFields(design, main, fields));
     kept = new Field[keptBuffers.size()];
     for (int k = 0; k < kept.length; k++) {
@@ -232,7 +235,8 @@ final class WorkerLayout {
       for (int n = 0; n < nodes; n++) {
         Code c = nodeCode[n];
         slots[1 + f * nodes + n] = new Slot(c, f, n, fields.add(1), fields.add(Field.bitsFor(c.length - 1)),
-            fields.add(2), fields.add(cacheBits), mutexFields(design, c, fields), permitFields(design, c, fields));
+            fields.add(2), fields.add(cacheBits), fields.add(cacheBits), mutexFields(design, c, fields),
+            permitFields(design, c, fields));
       }
     }
     width = fields.width();
