@@ -20,7 +20,7 @@ rm -rf "$dest/lib" && mkdir -p "$dest/lib"
 lincheck='lincheck[a-z-]*|kotlin[a-z-]*|kotlinx-[a-z-]+|annotations|asm(-[a-z]+)?|byte-buddy(-agent)?|atomicfu-jvm|Java-WebSocket|slf4j-api'
 # one version of each artifact, the gpu module's (Lincheck's ByteBuddy, not AssertJ's newer one: 9 MB of the 64 MiB carry)
 tr ':' '\n' < "$dest.cp" | grep -E "/(jcuda|jna|jblst|assertj-core|picocli|jackson-[a-z]+|interlock-[a-z]+|$lincheck)-[^/]*\.jar\$" \
-  | awk -F/ '{ a = $(NF-2) } !seen[a]++' | while read -r jar; do
+  | awk -F/ '{ a = $(NF-2) ($NF ~ /-tests[.]jar$/ ? "/tests" : "") } !seen[a]++' | while read -r jar; do
   case "$jar" in
     *jcuda-natives*)  # only the driver binding is used: leave out NVRTC, the runtime API and the PTX compiler (24 MB)
       tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$jar" 'lib/libJCudaDriver-*' 'META-INF/*' && zip -qr "$dest/lib/$(basename "$jar")" .); rm -rf "$tmp" ;;

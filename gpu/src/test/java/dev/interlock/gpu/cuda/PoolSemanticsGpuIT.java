@@ -211,19 +211,29 @@ class PoolSemanticsGpuIT {
     twin.syncDevice();
   }
 
-  /** The same with the streams the other way round: the best fit is on the last stream. */
+  /**
+   * Measured in run 22, where the model and the driver part: with 6 and 2 GiB cached on s1 and s2 (freed in that
+   * order), a 2 GiB alloc on s0 took s1's bytes, not the best fit on s2. With the first test, the driver took the bytes
+   * freed first (or at the lowest address) both times; the model keeps bytes per stream, not per block, and cannot tell
+   * which were freed first, so it takes the best fit. Only which stream's later synchronization releases what differs.
+   */
   @Test
-  void anAsyncAllocTakesTheBestFittingOtherStreamsBytesOnAnyStream() {
+  void theDriverTakesTheBytesFreedFirstWhereTheModelTakesTheBestFit() {
     twin = new Twin(3, 0);
     cache(new long[] {0, 6, 2});
     DeviceBuffer x = twin.alloc("x", 2 * GIB, true, 0); // the model takes s2's bytes: the best fit
-    twin.syncStream(2);
-    twin.step("after syncing s2", "if 4 GiB stayed cached, the driver took bytes of the most-cached stream s1, not s2's"
-        + " 2 GiB block (the best fit) as the model does");
-    twin.syncStream(1);
-    twin.free(x, 0);
-    twin.syncDevice();
+    twin.on(2, () -> {
+      device.synchronizeStream("t");
+      return null;
+    });
+    assertThat(device.memory().cached()).as("the driver took s1's bytes: syncing s2 released its 2 GiB").isEqualTo(4 * GIB);
+    assertThat(twin.model.synchronizeStream(2).cachedTotal()).as("the model took s2's: nothing to release").isEqualTo(6 * GIB);
+    twin = null;
+    device.free(x);
+    settle();
+    device.trim();
   }
+
 
   @Test
   void anAsyncAllocTakesItsOwnStreamsBytesFirst() {
@@ -410,7 +420,7 @@ class PoolSemanticsGpuIT {
         long bytes = (1 + rng.nextInt(8)) * GIB;
         boolean async = rng.nextBoolean();
         if (twin.model.alloc(bytes, async, s).isEmpty()) {
-          twin.allocFails("x" + step, bytes, async, s);
+          twin.allocFails("x" + step, bytes, async, s).ifPresent(live::add);
         } else {
           live.add(twin.alloc("x" + step, bytes, async, s));
         }
@@ -467,7 +477,12 @@ class PoolSemanticsGpuIT {
       return b;
     }
 
-    void allocFails(String name, long bytes, boolean async, int s) {
+    /**
+     * An allocation the model says fails. A plain one may still succeed on the driver when the GPU has already finished
+     * the frees no synchronization has seen (the model takes the outcome where it has not: a check must consider it);
+     * then the model follows with those frees completed, and the buffer is returned.
+     */
+    Optional<DeviceBuffer> allocFails(String name, long bytes, boolean async, int s) {
       String what = "s" + s + " alloc " + name + " " + bytes / GIB + "GiB" + (async ? " async" : "") + " -> OOM";
       Optional<DeviceBuffer> b = Optional.empty();
       try {
@@ -476,9 +491,16 @@ class PoolSemanticsGpuIT {
         model = model.afterFailedAlloc(bytes, async, s);
       }
       if (b.isPresent()) {
-        throw new AssertionError(what + ": the model says out of memory, the driver allocated it\n" + log);
+        Optional<DeviceMemory> completed = async ? Optional.empty() : model.withFreesCompleted().alloc(bytes, false, s);
+        if (completed.isEmpty()) {
+          throw new AssertionError(what + ": the model says out of memory, the driver allocated it\n" + log);
+        }
+        model = completed.get();
+        step("s" + s + " alloc " + name + " " + bytes / GIB + "GiB (the driver had completed the pending frees)", null);
+        return b;
       }
       step(what, null);
+      return b;
     }
 
     void free(DeviceBuffer b, int s) {

@@ -26,7 +26,10 @@ import java.util.Optional;
  *       the pool keep at a synchronization (attributed to the allocating stream, settled);
  *   <li>a plain alloc can take back only settled bytes: when it does not fit beside the cache, the
  *       driver releases every settled byte, and the alloc fails when live plus pending bytes plus
- *       the request exceed vram. A failed plain alloc has released the settled bytes too;
+ *       the request exceed vram. A failed plain alloc has released the settled bytes too. (The driver
+ *       can also take back pending bytes whose free the GPU has already finished, which depends on
+ *       timing: the model takes the outcome where it has not, the one a safety check must consider;
+ *       see {@link #withFreesCompleted()}.)
  *   <li>trim (cudaMemPoolTrimTo(0)) releases every cached byte whatever the threshold (a device
  *       implements it after synchronizing the frees, so nothing is pending when it trims).
  * </ul>
@@ -176,6 +179,14 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
       return new DeviceMemory(vram, threshold, live - bytes, liveAsync - bytes, c, settled);
     }
     return new DeviceMemory(vram, threshold, live - bytes, liveAsync, cached, settled);
+  }
+
+  /**
+   * The device once the GPU has finished every pending free: all cached bytes settled, none released. A driver may get
+   * there before any synchronization; the model's steps never assume it (a plain alloc may fail beside pending bytes).
+   */
+  public DeviceMemory withFreesCompleted() {
+    return new DeviceMemory(vram, threshold, live, liveAsync, cached, cached);
   }
 
   /** The device after cudaMemPoolTrimTo(0). */
