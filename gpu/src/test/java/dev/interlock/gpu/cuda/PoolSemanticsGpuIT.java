@@ -404,7 +404,9 @@ class PoolSemanticsGpuIT {
    * trims agree with the model step by step; the seed is {@code -Dinterlock.seed} (default 1).
    */
   @ParameterizedTest(name = "threshold {0} GiB, {1} streams")
-  @CsvSource({"max, 1", "max, 2", "0, 2", "4, 2"})
+  // one stream: with several, which stream's cached bytes an alloc reuses is the driver's per-block choice (the bytes
+  // freed first), which the model's per-stream figures cannot follow (theDriverTakesTheBytesFreedFirst...)
+  @CsvSource({"max, 1", "0, 1", "4, 1"})
   void randomSequencesAgreeWithTheModel(String thresholdGib, int streams) {
     long seed = Long.getLong("interlock.seed", 1);
     long threshold = thresholdGib.equals("max") ? MAX : Long.parseLong(thresholdGib) * GIB;

@@ -22,8 +22,11 @@ import java.util.Optional;
  *       bytes, pending or settled, without synchronizing: its own stream's first, then the other
  *       stream whose cache fits the rest most tightly (best fit; if none holds it all, the most
  *       cached first; ties by stream index), and grows the pool for the rest. A failed async alloc
- *       grows the pool by all the free heap and keeps of that growth only what the threshold lets
- *       the pool keep at a synchronization (attributed to the allocating stream, settled);
+ *       grows the pool by all the free heap (attributed to the allocating stream), then releases as a
+ *       device synchronization does: down to the threshold, other streams' unsynchronized frees
+ *       included. (Which cached bytes the driver reuses is per block: it took the bytes freed
+ *       first in every case measured. The model keeps bytes per stream, not per block, so it can
+ *       differ in which stream's later synchronization releases what; never in live bytes.);
  *   <li>a plain alloc can take back only settled bytes: when it does not fit beside the cache, the
  *       driver releases every settled byte, and the alloc fails when live plus pending bytes plus
  *       the request exceed vram. A failed plain alloc has released the settled bytes too. (The driver
@@ -154,16 +157,16 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
     if (alloc(bytes, async, stream).isPresent()) {
       throw new IllegalArgumentException(bytes + " bytes fit beside " + live + " live bytes: the allocation does not fail");
     }
+    if (async) {
+      long[] c = cached.clone();
+      c[stream] += vram - live - cachedTotal();
+      // measured: then the pool releases down to its threshold as at a device synchronization, other streams'
+      // unsynchronized frees included
+      return new DeviceMemory(vram, threshold, live, liveAsync, c, c).synchronizeDevice();
+    }
     long[] c = cached.clone();
     long[] st = settled.clone();
-    if (async) {
-      long growth = vram - live - cachedTotal();
-      long kept = Math.max(0, Math.min(growth, keepable() == Long.MAX_VALUE ? growth : keepable() - cachedTotal()));
-      c[stream] += kept;
-      st[stream] += kept;
-    } else {
-      releaseSettled(c, st);
-    }
+    releaseSettled(c, st);
     return new DeviceMemory(vram, threshold, live, liveAsync, c, st);
   }
 
