@@ -647,22 +647,11 @@ public final class Model {
   /** Ends frame f's job: true when it leaks a buffer; clears its events, spawn records and finished task threads. */
   private static boolean closeFrame(WorkerLayout l, long[] out, int base, int f) {
     boolean leak = false;
-    for (Field b : l.frameBuffer[f]) {
-      leak |= b.get(out, base) != 0;
-    }
-    for (Field e : l.frameEvent[f]) {
-      e.set(out, base, 0);
-    }
-    if (l.nodes == 0) {
-      return leak;
-    }
-    for (Field last : l.frameLast[f]) {
-      last.set(out, base, 0);
-    }
-    for (int n = 0; n < l.nodes; n++) {
-      WorkerLayout.Slot x = l.slots[1 + f * l.nodes + n];
-      x.status.set(out, base, IDLE);
-      x.pc.set(out, base, 0);
+    long[] buffers = l.frameBufferBits[f];
+    long[] clear = l.frameClearBits[f];
+    for (int w = 0; w < buffers.length; w++) {
+      leak |= (out[base + w] & buffers[w]) != 0;
+      out[base + w] &= ~clear[w];
     }
     return leak;
   }

@@ -90,6 +90,10 @@ final class WorkerLayout {
   final Field[][] frameEvent;
   final Field[][] frameLast;
   final int width;
+  /** Per frame and block word: the bits of that frame's job buffers (a job leaks when any is set at its end). */
+  final long[][] frameBufferBits;
+  /** Per frame and block word: the bits a closing frame clears (events, spawn records, task threads' status and pc). */
+  final long[][] frameClearBits;
 
   WorkerLayout(Design design, Role role, Map<String, Integer> intervalIds, int cacheBits) {
     this.role = role;
@@ -240,6 +244,22 @@ final class WorkerLayout {
       }
     }
     width = fields.width();
+    frameBufferBits = new long[frames][width];
+    frameClearBits = new long[frames][width];
+    for (int f = 0; f < frames; f++) {
+      for (Field b : frameBuffer[f]) {
+        frameBufferBits[f][b.word()] |= b.mask() << b.shift();
+      }
+      List<Field> cleared = new ArrayList<>(List.of(frameEvent[f]));
+      cleared.addAll(List.of(frameLast[f]));
+      for (int n = 0; n < nodes; n++) {
+        cleared.add(slots[1 + f * nodes + n].status);
+        cleared.add(slots[1 + f * nodes + n].pc);
+      }
+      for (Field c : cleared) {
+        frameClearBits[f][c.word()] |= c.mask() << c.shift();
+      }
+    }
   }
 
   private static Field[] mutexFields(Design design, Code code, Field.Allocator fields) {
