@@ -572,6 +572,9 @@ public final class Model {
       }
       case Code.OP_JOIN -> {
         int task = c.arg[pc];
+        if (task < 0) {
+          return advance(t, out, c.next[pc]); // this role's jobs never spawn the task: nothing to wait for
+        }
         long last = l.frameLast[frame][task].get(s, base);
         if (last != 0) {
           int node = l.taskNodes[task][(int) last - 1];
@@ -920,8 +923,12 @@ public final class Model {
     String who = v.name() + " " + step;
     return switch (kind) {
       case OOM -> {
-        long bytes = ((Alloc) v.next().orElseThrow()).bytes();
-        yield who + ": " + Sizes.format(s[LIVE]) + " live + " + Sizes.format(bytes) + " requested > "
+        Alloc a = (Alloc) v.next().orElseThrow();
+        DeviceMemory m = memory(s);
+        long pending = m.cachedTotal() - java.util.Arrays.stream(m.settled()).sum();
+        String blocking = a.async() || !DeviceMemory.fits(design.vram(), s[LIVE], a.bytes()) ? ""
+            : Sizes.format(pending) + " cached whose free no synchronization has seen + ";
+        yield who + ": " + Sizes.format(s[LIVE]) + " live + " + blocking + Sizes.format(a.bytes()) + " requested > "
             + Sizes.format(design.vram()) + " vram" + liveBuffers(s);
       }
       case DEADLOCK -> who + ": locks a mutex it already holds";
@@ -994,7 +1001,7 @@ public final class Model {
       int base = baseOf(t);
       int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : slot(t).frame;
       int task = l.tasks.indexOf(j.task());
-      long last = l.frameLast[frame][task].get(s, base);
+      long last = task < 0 ? 0 : l.frameLast[frame][task].get(s, base);
       if (last != 0) {
         int node = l.taskNodes[task][(int) last - 1];
         return ", waits for " + threadName(workerFirstThread[workerOfThread[t]] + 1 + frame * l.nodes + node);

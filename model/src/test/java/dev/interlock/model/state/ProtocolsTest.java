@@ -279,4 +279,23 @@ class ProtocolsTest {
     CheckReport r = check(d);
     assertThat(r.verdict().label()).as("job 2's guard reads 8GiB free and never signals").isEqualTo("DEADLOCK");
   }
+
+  @Test
+  void joinOfATaskThisRoleNeverSpawnsIsATransitionThatDoesNothing() {
+    Task t = new Task("t", List.of(new Cpu("c")));
+    Design d = design(16 * GIB, 0, List.of(), List.of(), List.of(
+        new Role("a", 1, 1, List.of(new Spawn("t"))), new Role("b", 1, 1, List.of(new Join("t")))), List.of(t));
+    assertThat(check(d).verdict()).isEqualTo(new Verdict.Safe());
+  }
+
+  @Test
+  void anOomBlockedByUnsynchronizedFreesSaysSo() {
+    Design d = design(16 * GIB, Design.THRESHOLD_MAX, List.of(), List.of(), List.of(role(1, 1,
+        new Alloc("x", 8 * GIB, true), new Alloc("y", 3 * GIB, true), new Free("y"), new Alloc("z", 6 * GIB, false))),
+        List.of());
+    CheckReport r = check(d);
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.counterexample().orElseThrow().outcome().toString())
+        .contains("8GiB live + 3GiB cached whose free no synchronization has seen + 6GiB requested > 16GiB vram");
+  }
 }
