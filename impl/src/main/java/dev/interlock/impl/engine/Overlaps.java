@@ -2,6 +2,7 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.step.Interval;
+import dev.interlock.model.design.SpawnTree;
 import dev.interlock.model.step.Step;
 import java.util.HashMap;
 import java.util.List;
@@ -48,7 +49,8 @@ public final class Overlaps {
       if (name.equals(a) || name.equals(b)) {
         String other = name.equals(a) ? b : a;
         for (Map.Entry<String, String> t : inside.entrySet()) {
-          if (!t.getKey().equals(e.thread()) && (sameWorker || !workerOf(t.getKey()).equals(workerOf(e.thread())))
+          if (!t.getKey().equals(e.thread())
+              && (sameWorker || !SpawnTree.roleThreadOf(t.getKey()).equals(SpawnTree.roleThreadOf(e.thread())))
               && t.getValue().equals(other)) {
             n++;
             break;
@@ -58,12 +60,6 @@ public final class Overlaps {
       inside.put(e.thread(), name);
     }
     return n;
-  }
-
-  /** The worker a thread belongs to: its role thread, {@code role#i} of {@code role#i/TASK@J}. */
-  static String workerOf(String thread) {
-    int slash = thread.indexOf('/');
-    return slash < 0 ? thread : thread.substring(0, slash);
   }
 
   /** The interval name of a step: the name of a cpu or kernel step, else empty. */

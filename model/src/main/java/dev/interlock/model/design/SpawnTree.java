@@ -74,6 +74,12 @@ public final class SpawnTree {
     return c;
   }
 
+  /** The role thread a thread name belongs to: {@code role#i} of {@code role#i/TASK@J}, or the name itself. */
+  public static String roleThreadOf(String threadName) {
+    int slash = threadName.indexOf('/');
+    return slash < 0 ? threadName : threadName.substring(0, slash);
+  }
+
   /** The name of node n's thread in job {@code job} (0-based) of role thread {@code roleThread} ({@code role#i}). */
   public String threadName(String roleThread, int job, int n) {
     Node node = nodes.get(n);

@@ -199,11 +199,6 @@ public final class Model {
     return workerFirstThread[roleStart[r]];
   }
 
-  /** Whether thread t is a role thread (not a task thread). */
-  public boolean isRoleThread(int t) {
-    return posOfThread[t] == 0;
-  }
-
   /** The name of thread t: {@code role#i}, or {@code role#i/TASK@J[.k]} for a task thread. */
   public String threadName(int t) {
     int w = workerOfThread[t];
@@ -234,17 +229,9 @@ public final class Model {
     return s;
   }
 
-  /** The device memory of state s, its streams in thread order. */
+  /** The device memory of state s, its streams in the symmetric order of {@link #streams}. */
   public DeviceMemory memory(long[] s) {
-    long[] cached = new long[Math.max(1, threads)];
-    long[] settled = new long[cached.length];
-    if (cacheUnit > 0) {
-      for (int t = 0; t < threads; t++) {
-        cached[t] = slot(t).cache.get(s, baseOf(t)) * cacheUnit;
-        settled[t] = slot(t).settled.get(s, baseOf(t)) * cacheUnit;
-      }
-    }
-    return new DeviceMemory(design.vram(), design.poolThreshold(), s[LIVE], liveAsync(s), cached, settled);
+    return streams(s).memory();
   }
 
   /**

@@ -14,7 +14,6 @@ import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Wait;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -299,14 +298,5 @@ final class WorkerLayout {
       }
     }
     return false;
-  }
-
-  /** Map from a buffer name to its index among the job buffers, for views. */
-  Map<String, Integer> jobBufferIndex() {
-    Map<String, Integer> m = new LinkedHashMap<>();
-    for (int i = 0; i < jobBuffers.size(); i++) {
-      m.put(jobBuffers.get(i), i);
-    }
-    return m;
   }
 }
