@@ -309,7 +309,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   @Override
-  public long freeTolerance() {
+  public long figureTolerance() {
     return FREE_TOLERANCE;
   }
 

@@ -73,7 +73,7 @@ public interface Device extends AutoCloseable {
   /**
    * What cudaMemGetInfo reports as free, as an {@code if free} step reads it: by default the figures' free bytes
    * (capacity minus live and cached). A real device asks its driver; its answer may differ from the figures by up to
-   * {@link #freeTolerance()}.
+   * {@link #figureTolerance()}.
    */
   default long reportedFree() {
     return memory().free();
@@ -83,7 +83,7 @@ public interface Device extends AutoCloseable {
    * How far this device's figures (used, cached, {@link #reportedFree()}) may be from the model's: 0 unless the device
    * measures it (a real pool rounds its growth up, and its driver takes memory of its own).
    */
-  default long freeTolerance() {
+  default long figureTolerance() {
     return 0;
   }
 

@@ -46,7 +46,7 @@ public final class Scheduled {
     if (control instanceof ReplayResult.Diverged) {
       return new Replay(control, report);
     }
-    return new Replay(compare(trace, report.trace(), device.freeTolerance()), report);
+    return new Replay(compare(trace, report.trace(), device.figureTolerance()), report);
   }
 
   private static ReplayResult drive(ControlledScheduler sched, Engine.Run run, Trace trace) {
@@ -111,12 +111,12 @@ public final class Scheduled {
   }
 
   /** Compares the engine's trace with the expected one: same transitions, same device bytes, same ending. */
-  static ReplayResult compare(Trace expected, Trace actual, long freeTolerance) {
+  static ReplayResult compare(Trace expected, Trace actual, long figureTolerance) {
     int n = Math.min(expected.length(), actual.length());
     for (int k = 0; k < n; k++) {
       TraceStep e = expected.steps().get(k);
       TraceStep a = actual.steps().get(k);
-      if (!sameTransition(e, a, freeTolerance)) {
+      if (!sameTransition(e, a, figureTolerance)) {
         return new ReplayResult.Diverged(k + 1, "engine: " + describe(a) + "; trace: " + describe(e));
       }
     }

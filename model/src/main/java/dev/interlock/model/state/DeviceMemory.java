@@ -38,7 +38,7 @@ import java.util.Optional;
  * </ul>
  * What cudaMemGetInfo reports as used is live plus cached bytes. The pool also rounds its growth up
  * (a 368MiB async alloc reserved 384MiB); the model does not: a device's figures may differ by that
- * (see {@code Device.freeTolerance()}).
+ * (see {@code Device.figureTolerance()}).
  *
  * @param vram the device's memory in bytes
  * @param threshold the pool's release threshold in bytes; {@code Long.MAX_VALUE} for {@code max}
