@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
+import dev.interlock.impl.lincheck.DeviceMemorySpec;
 import dev.interlock.impl.lincheck.GpuLincheckRuns;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.DeviceMemory;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import jcuda.driver.CUstream;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.BooleanGen;
@@ -40,9 +38,7 @@ import org.junit.jupiter.api.Test;
 @Param(name = "id", gen = IntGen.class, conf = "1:5")
 @Param(name = "level", gen = IntGen.class, conf = "0:3")
 public class CudaDeviceLincheckGpuIT {
-  static final long VRAM = 16 * Sizes.GIB;
-  /** The release thresholds the {@code threshold} operation sets, by level: 0, 4 GiB, 8 GiB and max. */
-  static final long[] THRESHOLDS = {0, 4 * Sizes.GIB, 8 * Sizes.GIB, Long.MAX_VALUE};
+  static final long VRAM = DeviceMemorySpec.VRAM;
   private static final String OWNER = "lincheck";
   private static final String KERNELS = "lincheck-kernels";
 
@@ -127,7 +123,7 @@ public class CudaDeviceLincheckGpuIT {
 
   @Operation
   public String threshold(@Param(name = "level") int level) {
-    device.poolThreshold(THRESHOLDS[level]);
+    device.poolThreshold(DeviceMemorySpec.THRESHOLDS[level]);
     return "ok";
   }
 
@@ -166,90 +162,9 @@ public class CudaDeviceLincheckGpuIT {
     return null;
   }
 
-  /** The sequential specification: the model's device memory (one stream), and the live buffers by id. */
-  public static final class Spec {
-    private DeviceMemory memory = DeviceMemory.empty(VRAM, 1);
-    private final Map<Integer, Boolean> asyncById = new TreeMap<>();
-    private final Map<Integer, Long> bytesById = new TreeMap<>();
-    private int allocated;
-
-    public String alloc(int gib, boolean async) {
-      long bytes = gib * Sizes.GIB;
-      var after = memory.alloc(bytes, async, 0);
-      if (after.isEmpty()) {
-        memory = memory.afterFailedAlloc(bytes, async, 0);
-        return "OOM";
-      }
-      memory = after.get();
-      int id = ++allocated;
-      asyncById.put(id, async);
-      bytesById.put(id, bytes);
-      return "b" + id;
-    }
-
-    public String free(int id) {
-      if (!bytesById.containsKey(id)) {
-        return "BAD_FREE";
-      }
-      memory = memory.free(bytesById.remove(id), asyncById.remove(id), 0);
-      return "ok";
-    }
-
-    /** A kernel's end synchronizes the kernels' stream, which has nothing cached. */
-    public String kernel(int id) {
-      return bytesById.containsKey(id) ? "ok" : "USE_AFTER_FREE";
-    }
-
-    public String trim() {
-      memory = memory.trim();
-      return "ok";
-    }
-
-    public String sync() {
-      memory = memory.synchronizeDevice();
-      return "ok";
-    }
-
-    public String threshold(int level) {
-      memory = memory.withThreshold(THRESHOLDS[level]);
-      return "ok";
-    }
-
-    public long live() {
-      return memory.live() / Sizes.GIB;
-    }
-
-    public long cached() {
-      return memory.cachedTotal() / Sizes.GIB;
-    }
-
-    public long used() {
-      return memory.used() / Sizes.GIB;
-    }
-
-    public long reportedFree() {
-      return memory.free() / Sizes.GIB;
-    }
-
-    public int liveBuffers() {
-      return bytesById.size();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Spec s && memory.equals(s.memory) && allocated == s.allocated
-          && bytesById.equals(s.bytesById) && asyncById.equals(s.asyncById);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(memory, allocated, bytesById, asyncById);
-    }
-  }
-
   @Test
   void theSpecificationFollowsTheModelsMemoryRules() {
-    Spec s = new Spec();
+    DeviceMemorySpec s = new DeviceMemorySpec();
     assertThat(s.alloc(12, true)).isEqualTo("b1");
     assertThat(s.free(1)).isEqualTo("ok");
     assertThat(s.cached()).isEqualTo(12);
@@ -279,7 +194,7 @@ public class CudaDeviceLincheckGpuIT {
   @Test
   void everyExploredInterleavingIsLinearizable() {
     Gpu.assumePresent();
-    LincheckAssertionError failure = GpuLincheckRuns.modelCheck(CudaDeviceLincheckGpuIT.class, Spec.class,
+    LincheckAssertionError failure = GpuLincheckRuns.modelCheck(CudaDeviceLincheckGpuIT.class, DeviceMemorySpec.class,
         4, 30, 3, 2, 2, 1, LincheckGpu.guarantees());
     assertThat(failure).as("Lincheck's report").isNull();
   }
@@ -287,7 +202,7 @@ public class CudaDeviceLincheckGpuIT {
   @Test
   void concurrentCallsOnRealThreadsAreLinearizable() {
     Gpu.assumePresent();
-    LincheckAssertionError failure = GpuLincheckRuns.stress(CudaDeviceLincheckGpuIT.class, Spec.class,
+    LincheckAssertionError failure = GpuLincheckRuns.stress(CudaDeviceLincheckGpuIT.class, DeviceMemorySpec.class,
         4, 30, 3, 2, 2, 1);
     assertThat(failure).as("Lincheck's report").isNull();
   }

@@ -10,9 +10,6 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.DeviceMemory;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.BooleanGen;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -38,7 +35,7 @@ import org.junit.jupiter.api.Test;
 @Param(name = "async", gen = BooleanGen.class)
 @Param(name = "id", gen = IntGen.class, conf = "1:5")
 public class SimulatedDeviceLincheckTest {
-  static final long VRAM = 16 * Sizes.GIB;
+  static final long VRAM = DeviceMemorySpec.VRAM;
   private static final String OWNER = "lincheck";
   /** Kernels launch on a stream that frees nothing, so a kernel's end (a sync of that stream) releases nothing. */
   private static final String KERNELS = "lincheck-kernels";
@@ -126,80 +123,9 @@ public class SimulatedDeviceLincheckTest {
     return null;
   }
 
-  /** The sequential specification: the model's device memory, and the live buffers by id. */
-  public static final class Spec {
-    private DeviceMemory memory = DeviceMemory.empty(VRAM, 1);
-    private final Map<Integer, Boolean> asyncById = new TreeMap<>();
-    private final Map<Integer, Long> bytesById = new TreeMap<>();
-    private int allocated;
-
-    public String alloc(int gib, boolean async) {
-      long bytes = gib * Sizes.GIB;
-      var after = memory.alloc(bytes, async, 0);
-      if (after.isEmpty()) {
-        memory = memory.afterFailedAlloc(bytes, async, 0);
-        return "OOM";
-      }
-      memory = after.get();
-      int id = ++allocated;
-      asyncById.put(id, async);
-      bytesById.put(id, bytes);
-      return "b" + id;
-    }
-
-    public String free(int id) {
-      if (!bytesById.containsKey(id)) {
-        return "BAD_FREE";
-      }
-      memory = memory.free(bytesById.remove(id), asyncById.remove(id), 0);
-      return "ok";
-    }
-
-    public String kernel(int id) {
-      return bytesById.containsKey(id) ? "ok" : "USE_AFTER_FREE";
-    }
-
-    public String trim() {
-      memory = memory.trim();
-      return "ok";
-    }
-
-    public String sync() {
-      memory = memory.synchronizeDevice();
-      return "ok";
-    }
-
-    public long live() {
-      return memory.live() / Sizes.GIB;
-    }
-
-    public long cached() {
-      return memory.cachedTotal() / Sizes.GIB;
-    }
-
-    public long used() {
-      return memory.used() / Sizes.GIB;
-    }
-
-    public int liveBuffers() {
-      return bytesById.size();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Spec s && memory.equals(s.memory) && allocated == s.allocated
-          && bytesById.equals(s.bytesById) && asyncById.equals(s.asyncById);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(memory, allocated, bytesById, asyncById);
-    }
-  }
-
   @Test
   void theSpecificationFollowsTheModelsMemoryRules() {
-    Spec s = new Spec();
+    DeviceMemorySpec s = new DeviceMemorySpec();
     assertThat(s.alloc(12, true)).isEqualTo("b1");
     assertThat(s.alloc(6, false)).isEqualTo("OOM");
     assertThat(s.free(1)).isEqualTo("ok");
@@ -216,7 +142,7 @@ public class SimulatedDeviceLincheckTest {
 
   @Test
   void everyExploredInterleavingIsLinearizable() {
-    LincheckAssertionError failure = LincheckRuns.check(SimulatedDeviceLincheckTest.class, Spec.class,
+    LincheckAssertionError failure = LincheckRuns.check(SimulatedDeviceLincheckTest.class, DeviceMemorySpec.class,
         new LincheckBudget(10, 100, 3, 2, 2, 1));
     assertThat(failure).as("Lincheck's report").isNull();
   }
