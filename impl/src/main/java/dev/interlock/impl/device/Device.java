@@ -87,6 +87,14 @@ public interface Device extends AutoCloseable {
     return 0;
   }
 
+  /**
+   * The device's own times of the kernel launches awaited so far, in the order they were awaited, on the host clock:
+   * empty for a device without a clock of its own, such as the simulated one.
+   */
+  default List<KernelTiming> kernelTimings() {
+    return List.of();
+  }
+
   /** Whether {@code buffer} is live on this device. */
   boolean isLive(DeviceBuffer buffer);
 

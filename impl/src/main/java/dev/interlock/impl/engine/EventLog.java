@@ -65,6 +65,11 @@ public final class EventLog {
     }
   }
 
+  /** The run clock's zero: the {@link System#nanoTime()} that {@link Event#nanos()} counts from. */
+  public long start() {
+    return start;
+  }
+
   public synchronized List<Event> events() {
     return List.copyOf(events);
   }

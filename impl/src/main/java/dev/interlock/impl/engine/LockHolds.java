@@ -55,12 +55,40 @@ public final class LockHolds {
     }
   }
 
+  /** Whether an interval is a hold of the lock or the wait before taking it. */
+  public enum Kind {
+    HOLD,
+    WAIT
+  }
+
+  /**
+   * One hold or wait of {@code lock} by {@code thread}, from {@code startNanos} to {@code endNanos} on the run's clock
+   * (as {@link Event#nanos()}): what the figures and a timeline's lock tracks are made of.
+   */
+  public record Interval(String lock, String thread, Kind kind, long startNanos, long endNanos) {
+    public Interval {
+      Objects.requireNonNull(lock, "lock");
+      Objects.requireNonNull(thread, "thread");
+      Objects.requireNonNull(kind, "kind");
+      if (endNanos < startNanos) {
+        throw new IllegalArgumentException("an interval ends before it starts: " + startNanos + " to " + endNanos);
+      }
+    }
+
+    /** Its length in milliseconds. */
+    public double millis() {
+      return (endNanos - startNanos) / 1e6;
+    }
+  }
+
   private LockHolds() {}
 
-  /** Per lock name, in the order the locks were first taken. */
-  public static Map<String, Figures> of(List<Event> events) {
-    Map<String, List<Double>> held = new LinkedHashMap<>();
-    Map<String, List<Double>> waited = new LinkedHashMap<>();
+  /**
+   * Every wait and every closed hold of the run, in the order they ended (a wait ends where its hold starts, so it
+   * comes before that hold).
+   */
+  public static List<Interval> intervals(List<Event> events) {
+    List<Interval> out = new ArrayList<>();
     Map<String, Long> lastEvent = new HashMap<>();
     Map<List<String>, Long> takenAt = new HashMap<>();
     for (Event e : events) {
@@ -69,17 +97,27 @@ public final class LockHolds {
         String name = use.get().lock();
         if (use.get().takes()) {
           Long before = lastEvent.get(e.thread());
-          waited.computeIfAbsent(name, k -> new ArrayList<>()).add(before == null ? 0 : (e.nanos() - before) / 1e6);
-          held.computeIfAbsent(name, k -> new ArrayList<>());
+          out.add(new Interval(name, e.thread(), Kind.WAIT, before == null ? e.nanos() : before, e.nanos()));
           takenAt.put(List.of(e.thread(), name), e.nanos());
         } else {
           Long at = takenAt.remove(List.of(e.thread(), name));
           if (at != null) {
-            held.computeIfAbsent(name, k -> new ArrayList<>()).add((e.nanos() - at) / 1e6);
+            out.add(new Interval(name, e.thread(), Kind.HOLD, at, e.nanos()));
           }
         }
       }
       lastEvent.put(e.thread(), e.nanos());
+    }
+    return out;
+  }
+
+  /** Per lock name, in the order the locks were first taken: the figures of {@link #intervals}. */
+  public static Map<String, Figures> of(List<Event> events) {
+    Map<String, List<Double>> held = new LinkedHashMap<>();
+    Map<String, List<Double>> waited = new LinkedHashMap<>();
+    for (Interval i : intervals(events)) {
+      held.computeIfAbsent(i.lock(), k -> new ArrayList<>()); // every taken lock has a wait first
+      (i.kind() == Kind.HOLD ? held : waited).computeIfAbsent(i.lock(), k -> new ArrayList<>()).add(i.millis());
     }
     Map<String, Figures> out = new LinkedHashMap<>();
     held.forEach((name, h) -> out.put(name, new Figures(name, h, waited.getOrDefault(name, List.of()))));

@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param deadlock      the watchdog's or scheduler's report when the run deadlocked
  * @param leftover      buffers still live at shutdown, which the engine then freed (0 when every job cleaned up)
  * @param seconds       wall time
+ * @param clockOrigin   the {@link System#nanoTime()} that the events' nanos count from, to place host-clock times
+ *                      such as a device's kernel timings on the run's clock
  */
 public record RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory,
-    Optional<String> deadlock, int leftover, double seconds) {
+    Optional<String> deadlock, int leftover, double seconds, long clockOrigin) {
   public RunReport {
     results = List.copyOf(results);
     events = List.copyOf(events);

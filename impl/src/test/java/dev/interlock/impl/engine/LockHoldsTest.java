@@ -43,6 +43,25 @@ class LockHoldsTest {
   }
 
   @Test
+  void intervalsOfCrossingLocksAreTheFiguresOneByOne() {
+    at(0, "w#0", "cpu prepare");
+    at(2, "w#0", "lock a");
+    at(5, "w#0", "lock b");
+    at(9, "w#0", "unlock a");
+    at(20, "w#0", "unlock b");
+    List<LockHolds.Interval> i = LockHolds.intervals(log);
+    assertThat(i).containsExactly(
+        new LockHolds.Interval("a", "w#0", LockHolds.Kind.WAIT, 0, 2_000_000),
+        new LockHolds.Interval("b", "w#0", LockHolds.Kind.WAIT, 2_000_000, 5_000_000),
+        new LockHolds.Interval("a", "w#0", LockHolds.Kind.HOLD, 2_000_000, 9_000_000),
+        new LockHolds.Interval("b", "w#0", LockHolds.Kind.HOLD, 5_000_000, 20_000_000));
+    Map<String, LockHolds.Figures> f = LockHolds.of(log);
+    assertThat(f.get("a").heldMillis()).containsExactly(7.0);
+    assertThat(f.get("b").heldMillis()).containsExactly(15.0);
+    assertThat(f.get("b").waitedMillis()).containsExactly(3.0);
+  }
+
+  @Test
   void failedStepsTakeNothingAndUnclosedHoldsAreLeftOut() {
     at(0, "w#0", "lock m");
     log.add(new Event(2, "w#1", 0, TestDesigns.step("acquire s 20"), Optional.empty(), 0, 0, 5_000_000,
