@@ -97,6 +97,13 @@ final class ProveCommand implements Callable<Integer> {
   @Option(names = "--no-timeline", description = "Leave out the TIMELINE lines.")
   boolean noTimeline;
 
+  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "Write the run as a Chrome trace event file "
+      + "(open it in ui.perfetto.dev or chrome://tracing); with --device gpu it has the kernels' device times.")
+  Path timelineJson;
+
+  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  boolean force;
+
   @Option(names = "--device", paramLabel = "KIND", description = "simulated (kernels on the CPU, default) or gpu (CUDA kernels and real VRAM on device 0).")
   String device = "simulated";
 
@@ -146,6 +153,7 @@ final class ProveCommand implements Callable<Integer> {
       throw new CliError("--n/--public-inputs: " + e.getMessage());
     }
     long s = seed != null ? seed : System.currentTimeMillis();
+    Timelines.checkWritable(timelineJson, force);
     PrintWriter out = spec.commandLine().getOut();
     ProvingKernels kernels = openDevice(d, r, circuit, out);
     try (Device dev = kernels.device()) {
@@ -225,6 +233,7 @@ final class ProveCommand implements Callable<Integer> {
     report = new Engine(dev, StepGate.FREE).start(d, designFile.toString(),
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
         Map.of(r, parts)).await();
+    Timelines.write(report, dev, timelineJson, force);
     if (!noTimeline) {
       for (Event e : report.events()) {
         out.printf(Locale.ROOT, "TIMELINE %10.3f ms  %-34s job %-3d %s%n", e.nanos() / 1e6, label(e), e.job(), e.thread());

@@ -46,6 +46,13 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl or gpu: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
   String pipeline = "interpreted";
 
+  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "With --on impl or gpu: write the engine's run "
+      + "as a Chrome trace event file (open it in ui.perfetto.dev or chrome://tracing).")
+  Path timelineJson;
+
+  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  boolean force;
+
   @Override
   public Integer call() {
     Trace trace;
@@ -54,6 +61,10 @@ final class ReplayCommand implements Callable<Integer> {
     } catch (TraceFormatException e) {
       throw new CliError(e.getMessage());
     }
+    if (timelineJson != null && on.equals("model")) {
+      throw new CliError("--timeline-json needs --on impl or gpu: a replay on the model has no times");
+    }
+    Timelines.checkWritable(timelineJson, force);
     Path source = designFile != null ? designFile : locate(trace.source());
     Design d = new DesignOptions().load(source);
     ReplayResult r;
@@ -75,6 +86,7 @@ final class ReplayCommand implements Callable<Integer> {
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());
+          Timelines.write(rr.report(), device, timelineJson, force);
         }
       }
       default -> throw new CliError("--on must be model, impl or gpu, got '" + on + "'");

@@ -45,6 +45,13 @@ final class RunCommand implements Callable<Integer> {
       + "with the design's vram as budget (the rest held by a ballast), so running out is the driver's OOM.")
   String device = "simulated";
 
+  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "Write the run as a Chrome trace event file "
+      + "(open it in ui.perfetto.dev or chrome://tracing): thread, lock, device memory and, on the GPU, kernel tracks.")
+  Path timelineJson;
+
+  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  boolean force;
+
   @Override
   public Integer call() {
     Design d = design.load(file);
@@ -54,11 +61,13 @@ final class RunCommand implements Callable<Integer> {
     if (!device.equals("simulated") && !device.equals("gpu")) {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
+    Timelines.checkWritable(timelineJson, force);
     Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
+      Timelines.write(r, dev, timelineJson, force);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);

@@ -16,7 +16,11 @@ final class TraceFiles {
 
   /** Writes t to path; an existing file is replaced only with {@code force}, and then atomically. */
   static void write(Trace t, Path path, boolean force) {
-    byte[] bytes = TraceFormat.print(t).getBytes(StandardCharsets.UTF_8);
+    write(TraceFormat.print(t).getBytes(StandardCharsets.UTF_8), path, force, "trace");
+  }
+
+  /** Writes bytes (a {@code what}, for messages) to path; as {@link #write(Trace, Path, boolean)}. */
+  static void write(byte[] bytes, Path path, boolean force, String what) {
     try {
       Path parent = path.toAbsolutePath().getParent();
       if (parent != null) {
@@ -32,7 +36,7 @@ final class TraceFiles {
     } catch (FileAlreadyExistsException e) {
       throw new CliError(path + ": exists; not overwritten (pass --force to replace it)");
     } catch (IOException e) {
-      throw new CliError(path + ": cannot write trace: " + e.getMessage());
+      throw new CliError(path + ": cannot write " + what + ": " + e.getMessage());
     }
   }
 }
