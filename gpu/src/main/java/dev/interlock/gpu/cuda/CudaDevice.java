@@ -29,6 +29,7 @@ import dev.interlock.impl.device.BufferTable;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.device.KernelTiming;
 import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.workload.MsmRun;
@@ -106,6 +107,14 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final Map<CUstream, CUevent> lastFree = new HashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
+  /** Timing events handed back after use, so that a launch records two events without creating them. */
+  private final Deque<CUevent> timingEvents = new ArrayDeque<>();
+  /** The kernel timings so far, at most {@link #MAX_TIMINGS}; guarded by itself. */
+  private final List<KernelTiming> timings = new ArrayList<>();
+  /** Every clock anchor made, kept until close: a launch's timing is read against the anchor current at the launch. */
+  private final List<ClockAnchor> anchors = new ArrayList<>();
+  private final CUstream anchorStream = new CUstream();
+  private volatile ClockAnchor anchor;
   private final long slack;
   private long peakUsed;
   private int runningKernels;
@@ -178,6 +187,20 @@ public final class CudaDevice implements Device, ProvingKernels {
     }
   }
 
+  /** The most kernel timings kept; later ones are counted, not kept (a benchmark of many proofs stays bounded). */
+  static final int MAX_TIMINGS = 1 << 20;
+  /**
+   * How old a clock anchor may get before a launch makes a new one: cuEventElapsedTime answers in float
+   * milliseconds, whose step grows with the distance from the anchor (about 1 µs at 10 s).
+   */
+  static final long ANCHOR_NANOS = 10_000_000_000L;
+
+  /**
+   * A timing event the device completed at host time {@code hostNanos} ({@link System#nanoTime()}), give or take
+   * {@code errorNanos}: device times measured from it (cuEventElapsedTime) become host times.
+   */
+  record ClockAnchor(CUevent event, long hostNanos, long errorNanos) {}
+
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
 
@@ -224,6 +247,8 @@ public final class CudaDevice implements Device, ProvingKernels {
     try {
       bind();
       pool = CuPool.defaultPool(0);
+      check(cuStreamCreate(anchorStream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+      anchor = newAnchor();
       loadKernels();
       this.kernels = Kernels.load(dev);
       this.scratch = scratch;
@@ -435,19 +460,26 @@ public final class CudaDevice implements Device, ProvingKernels {
   @Override
   public KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work) {
     CUstream s = bind();
+    LaunchTiming timing = null;
     synchronized (this) {
       List<Allocation> targets = startKernel(owner, name, uses, s);
       try {
+        timing = new LaunchTiming(Thread.currentThread().getName(), name, currentAnchor(), mark(s));
         for (Allocation a : targets) {
           Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
           check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
         }
         targets.forEach(a -> a.block().usedOn(s));
+        timing.stopped = mark(s);
       } catch (RuntimeException e) {
+        if (timing != null) {
+          timing.discard();
+        }
         endKernel();
         throw e;
       }
     }
+    LaunchTiming timed = timing;
     return new KernelRun() {
       private boolean done;
 
@@ -466,7 +498,9 @@ public final class CudaDevice implements Device, ProvingKernels {
           bind();
           work.run();
           check(cuStreamSynchronize(s), "cuStreamSynchronize");
+          timed.record();
         } finally {
+          timed.discard();
           endKernel();
         }
       }
@@ -570,6 +604,14 @@ public final class CudaDevice implements Device, ProvingKernels {
       stagings.clear();
     }
     hostCopies.close();
+    synchronized (timingEvents) {
+      timingEvents.forEach(e -> cuEventDestroy(e));
+      timingEvents.clear();
+    }
+    synchronized (anchors) {
+      anchors.forEach(a -> cuEventDestroy(a.event()));
+      anchors.clear();
+    }
     cuDevicePrimaryCtxRelease(dev);
   }
 
@@ -721,7 +763,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       return new StreamRun(name, s, started, atEnd, release);
     } catch (RuntimeException e) {
       if (started != null) {
-        cuEventDestroy(started);
+        giveBack(started);
       }
       try {
         release.run();
@@ -789,12 +831,137 @@ public final class CudaDevice implements Device, ProvingKernels {
     return e;
   }
 
-  /** A new timing event recorded on s now. */
-  private static CUevent mark(CUstream s) {
-    CUevent e = new CUevent();
-    check(cuEventCreate(e, 0), "cuEventCreate");
-    check(cuEventRecord(e, s), "cuEventRecord");
+  /** A timing event, from the pool or new, recorded on s now. */
+  private CUevent mark(CUstream s) {
+    CUevent e;
+    synchronized (timingEvents) {
+      e = timingEvents.poll();
+    }
+    if (e == null) {
+      e = new CUevent();
+      check(cuEventCreate(e, 0), "cuEventCreate");
+    }
+    try {
+      check(cuEventRecord(e, s), "cuEventRecord");
+    } catch (RuntimeException x) {
+      giveBack(e);
+      throw x;
+    }
     return e;
+  }
+
+  /** Hands a timing event back to the pool (recording it again later is allowed even while it is pending). */
+  private void giveBack(CUevent e) {
+    synchronized (timingEvents) {
+      timingEvents.push(e);
+    }
+  }
+
+  /**
+   * A new clock anchor: an event recorded on the device's own idle stream and synchronized, its host time the middle
+   * of the host's times before the record and after the synchronization; the best of three tries (the narrowest).
+   */
+  private ClockAnchor newAnchor() {
+    ClockAnchor best = null;
+    for (int i = 0; i < 3; i++) {
+      CUevent e = new CUevent();
+      check(cuEventCreate(e, 0), "cuEventCreate");
+      long before = System.nanoTime();
+      check(cuEventRecord(e, anchorStream), "cuEventRecord");
+      check(cuEventSynchronize(e), "cuEventSynchronize");
+      long after = System.nanoTime();
+      ClockAnchor a = new ClockAnchor(e, before + (after - before) / 2, (after - before + 1) / 2);
+      if (best == null || a.errorNanos() < best.errorNanos()) {
+        if (best != null) {
+          cuEventDestroy(best.event());
+        }
+        best = a;
+      } else {
+        cuEventDestroy(e);
+      }
+    }
+    synchronized (anchors) {
+      anchors.add(best);
+    }
+    return best;
+  }
+
+  /** The anchor for a launch now: the current one, or a new one once it is {@link #ANCHOR_NANOS} old. */
+  private ClockAnchor currentAnchor() {
+    ClockAnchor a = anchor;
+    if (System.nanoTime() - a.hostNanos() <= ANCHOR_NANOS) {
+      return a;
+    }
+    synchronized (anchors) {
+      if (anchor == a) {
+        anchor = newAnchor();
+      }
+      return anchor;
+    }
+  }
+
+  /**
+   * The device's times of the launch sequences awaited so far (NTT, quotient and MSM sequences, and the touch kernels
+   * of {@link #launch}), on the host clock: each launch's events are measured (cuEventElapsedTime) from a clock anchor
+   * made at open and again every {@link #ANCHOR_NANOS}. Kept up to {@link #MAX_TIMINGS}.
+   */
+  @Override
+  public List<KernelTiming> kernelTimings() {
+    synchronized (timings) {
+      return List.copyOf(timings);
+    }
+  }
+
+  /** The error bound of the current clock anchor's host time, in nanoseconds (tests allow for it). */
+  long clockAnchorError() {
+    return anchor.errorNanos();
+  }
+
+  /**
+   * A launch sequence's two timing events on the stream of thread {@code stream}, with the anchor current at its
+   * launch; {@link #record} reads them once the stream is synchronized, {@link #discard} hands them back.
+   */
+  private final class LaunchTiming {
+    final String stream;
+    final String name;
+    final ClockAnchor anchor;
+    final CUevent started;
+    CUevent stopped;
+    private boolean discarded;
+
+    LaunchTiming(String stream, String name, ClockAnchor anchor, CUevent started) {
+      this.stream = stream;
+      this.name = name;
+      this.anchor = anchor;
+      this.started = started;
+    }
+
+    /** Keeps the timing (both events complete: the stream was synchronized); returns the device nanoseconds. */
+    long record() {
+      float[] ms = new float[1];
+      check(cuEventElapsedTime(ms, anchor.event(), started), "cuEventElapsedTime");
+      long start = anchor.hostNanos() + Math.round(ms[0] * 1e6);
+      check(cuEventElapsedTime(ms, started, stopped), "cuEventElapsedTime");
+      long nanos = Math.max(0, Math.round(ms[0] * 1e6));
+      synchronized (timings) {
+        if (timings.size() < MAX_TIMINGS) {
+          timings.add(new KernelTiming(stream, name, start, start + nanos));
+        }
+      }
+      return nanos;
+    }
+
+    /** Hands the events back to the pool, once. */
+    void discard() {
+      if (discarded) {
+        return;
+      }
+      discarded = true;
+      giveBack(started);
+      if (stopped != null) {
+        giveBack(stopped);
+      }
+    }
   }
 
   /**
@@ -823,8 +990,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final class StreamRun implements KernelRun {
     private final String name;
     private final CUstream s;
-    private final CUevent started;
-    private final CUevent stopped;
+    private final LaunchTiming timing;
     private final Runnable atEnd;
     private final Runnable release;
     private boolean done;
@@ -837,8 +1003,12 @@ public final class CudaDevice implements Device, ProvingKernels {
     StreamRun(String name, CUstream s, CUevent started, Runnable atEnd, Runnable release) {
       this.name = name;
       this.s = s;
-      this.started = started;
-      this.stopped = started == null ? null : mark(s);
+      if (started == null) {
+        this.timing = null;
+      } else {
+        this.timing = new LaunchTiming(Thread.currentThread().getName(), name, currentAnchor(), started);
+        timing.stopped = mark(s); // if this fails, enqueued() hands started back
+      }
       this.atEnd = atEnd;
       this.release = release;
     }
@@ -861,19 +1031,16 @@ public final class CudaDevice implements Device, ProvingKernels {
       try {
         bind();
         check(cuStreamSynchronize(s), "cuStreamSynchronize(" + name + ")");
-        if (started != null) {
-          float[] ms = new float[1];
-          check(cuEventElapsedTime(ms, started, stopped), "cuEventElapsedTime");
-          kernelNanos.add((long) (ms[0] * 1e6));
+        if (timing != null) {
+          kernelNanos.add(timing.record());
         }
         atEnd.run();
       } catch (RuntimeException e) {
         failure = e;
         throw e;
       } finally {
-        if (started != null) {
-          cuEventDestroy(started);
-          cuEventDestroy(stopped);
+        if (timing != null) {
+          timing.discard();
         }
         try {
           release.run();
