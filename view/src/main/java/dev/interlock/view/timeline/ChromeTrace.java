@@ -26,8 +26,8 @@ import java.util.Map;
  *
  * <p>Layout, one process per kind of track, each track a "thread" of it:
  * <ul>
- *   <li>{@value #THREADS} "threads": one track per engine thread (role threads and task threads, in the order they first
- *       stepped). A {@code cpu} or {@code kernel} step is a slice from its begin to its end, named by the interval's
+ *   <li>{@value #THREADS} "threads": one track per engine thread (role threads and task threads, by name, numbers as
+ *       numbers). A {@code cpu} or {@code kernel} step is a slice from its begin to its end, named by the interval's
  *       name (as TIMELINE lines name it); every other step is an instant event named by its text. A lock's or
  *       semaphore's wait is a slice "wait NAME" from the thread's previous event to the step that took it (as
  *       {@link LockHolds} defines it). A failed step is an instant named with " FAILED KIND", its violation in the args.
@@ -93,9 +93,7 @@ public final class ChromeTrace {
   private void threads() {
     process(THREADS, "threads");
     Map<String, Integer> tids = new LinkedHashMap<>();
-    for (Event e : report.events()) {
-      tids.computeIfAbsent(e.thread(), k -> ++lastTid);
-    }
+    report.events().stream().map(Event::thread).distinct().sorted(ChromeTrace::byName).forEach(t -> tids.put(t, ++lastTid));
     tids.forEach((name, tid) -> thread(THREADS, tid, name));
     Map<String, Event> open = new HashMap<>();
     List<Event> events = report.events();
@@ -271,6 +269,23 @@ public final class ChromeTrace {
     o.put("pid", pid);
     o.put("tid", tid);
     o.putObject("args").put("sort_index", tid);
+  }
+
+  /**
+   * Thread names in reading order: numbers compared as numbers (gpu_worker#2 before gpu_worker#10), so that role
+   * threads come in index order and a task thread, whose name extends its thread's, right under it.
+   */
+  static int byName(String a, String b) {
+    String[] x = a.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+    String[] y = b.split("(?<=\\D)(?=\\d)|(?<=\\d)(?=\\D)");
+    for (int i = 0; i < Math.min(x.length, y.length); i++) {
+      boolean numbers = !x[i].isEmpty() && !y[i].isEmpty() && Character.isDigit(x[i].charAt(0)) && Character.isDigit(y[i].charAt(0));
+      int c = numbers ? new BigDecimal(x[i]).compareTo(new BigDecimal(y[i])) : x[i].compareTo(y[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(x.length, y.length);
   }
 
   /** Nanoseconds as microseconds with all nine digits kept, written plain. */

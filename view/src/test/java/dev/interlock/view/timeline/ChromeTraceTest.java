@@ -154,6 +154,13 @@ class ChromeTraceTest {
     }
   }
 
+  @Test
+  void threadTracksComeByNameWithNumbersAsNumbersAndTasksUnderTheirThread() {
+    List<String> names = new ArrayList<>(List.of("w#10", "w#1/helper#2", "", "w#2", "w#1", "v#3"));
+    names.sort(ChromeTrace::byName);
+    assertThat(names).containsExactly("", "v#3", "w#1", "w#1/helper#2", "w#2", "w#10");
+  }
+
   // ------------------------------------------------------------------------------------------------ checks
 
   private static JsonNode read(RunReport r) throws Exception {
