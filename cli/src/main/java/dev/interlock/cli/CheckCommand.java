@@ -16,6 +16,8 @@ import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
 import dev.interlock.model.trace.TraceStep;
+import dev.interlock.properties.shrink.ScheduleShrinker;
+import dev.interlock.properties.shrink.ShrunkSchedule;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,6 +62,9 @@ final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--seed", paramLabel = "S", description = "Seed of --random (default: from the clock, printed).")
   Long seed;
+
+  @Option(names = "--no-shrink", negatable = false, description = "With --random: show the violating schedule as found, not shrunk.")
+  boolean noShrink;
 
   @Option(names = "--trace-out", paramLabel = "PATH", description = "Write the counterexample (or witness) trace there.")
   Path traceOut;
@@ -131,10 +136,14 @@ final class CheckCommand implements Callable<Integer> {
     }
     long s = seed != null ? seed : System.currentTimeMillis();
     Schedules.RandomResult rr = Schedules.random(new Model(d), source, s, random);
-    Verdict v = rr.violating().map(t -> (Verdict) new Verdict.Unsafe(((Outcome.Violated) t.outcome()).violation()))
+    long shrinkStart = System.nanoTime();
+    Optional<ShrunkSchedule> shrunk = noShrink ? Optional.empty() : rr.violating().map(t -> new ScheduleShrinker().shrink(d, t));
+    double shrinkSeconds = (System.nanoTime() - shrinkStart) / 1e9;
+    Optional<Trace> shown = shrunk.map(ShrunkSchedule::shrunk).or(rr::violating);
+    Verdict v = shown.map(t -> (Verdict) new Verdict.Unsafe(((Outcome.Violated) t.outcome()).violation()))
         .orElse(new Verdict.NoneFound(rr.schedules()));
-    if (traceOut != null && rr.violating().isPresent()) {
-      TraceFiles.write(rr.violating().get(), traceOut, force);
+    if (traceOut != null && shown.isPresent()) {
+      TraceFiles.write(shown.get(), traceOut, force);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -142,15 +151,19 @@ final class CheckCommand implements Callable<Integer> {
       m.put("design", d.name());
       m.put("verdict", v.label());
       m.put("searched_transitions", rr.transitions());
-      m.set("threads", Json.counts(threadCounts(d)));
+      m.set("threads", Json.counts(shown.map(t -> t.params().threads()).orElseGet(() -> threadCounts(d))));
       m.putNull("searched_states");
       m.put("seconds", Json.seconds(rr.seconds()));
       m.putNull("overlap");
       m.put("seed", s);
       m.put("schedules", rr.schedules());
       m.put("message", message(v));
-      m.put("length", rr.violating().map(Trace::length).orElse(0));
-      m.set("trace", rr.violating().map(CheckCommand::steps).orElseGet(Json::array));
+      m.put("length", shown.map(Trace::length).orElse(0));
+      m.put("original_length", rr.violating().map(Trace::length).orElse(0));
+      m.set("original_threads", Json.counts(threadCounts(d)));
+      m.put("shrink_attempts", shrunk.map(ShrunkSchedule::attempts).orElse(0));
+      m.put("shrink_seconds", Json.seconds(shrunk.isPresent() ? shrinkSeconds : 0));
+      m.set("trace", shown.map(CheckCommand::steps).orElseGet(Json::array));
       out.println(Json.write(m));
     } else {
       out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), source);
@@ -163,13 +176,26 @@ final class CheckCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "          no violation in %d random schedules; not a proof: run without --random for that%n", rr.schedules());
       }
       out.printf(Locale.ROOT, "search    %d transitions, %.3f s%n", rr.transitions(), rr.seconds());
-      rr.violating().ifPresent(t -> {
+      shrunk.ifPresentOrElse(x -> shrunkText(out, x, shrinkSeconds), () -> rr.violating().ifPresent(t -> {
         out.printf(Locale.ROOT, "%nviolating schedule (%d transitions, seed %d):%n", t.length(), t.seed().orElseThrow());
         out.print(TraceFormat.print(t));
-      });
+      }));
     }
     out.flush();
     return v.exitStatus();
+  }
+
+  /** The schedule as found and as shrunk, in numbers, then the shrunk trace. */
+  private static void shrunkText(PrintWriter out, ShrunkSchedule x, double seconds) {
+    Trace found = x.original();
+    Trace t = x.shrunk();
+    out.printf(Locale.ROOT, "found     %d transitions, threads %s, jobs %s (the schedule of seed %d)%n", found.length(),
+        counts(found.params().threads()), counts(found.params().jobs()), found.seed().orElseThrow());
+    out.printf(Locale.ROOT, "shrunk    %d transitions, threads %s, jobs %s (%d schedules replayed, %.3f s; --no-shrink for the one found)%n",
+        t.length(), counts(t.params().threads()), counts(t.params().jobs()), x.attempts(), seconds);
+    out.printf(Locale.ROOT, "%nshrunk violating schedule (%d transitions, %s; from the schedule of seed %d):%n", t.length(),
+        counts(t.params().threads()), t.seed().orElseThrow());
+    out.print(TraceFormat.print(t));
   }
 
   private static String message(Verdict v) {

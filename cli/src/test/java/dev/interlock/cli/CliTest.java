@@ -236,11 +236,12 @@ class CliTest {
     assertThat(r.outLines()).hasSize(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly("design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap",
-        "seed", "schedules", "message", "length", "trace");
+        "seed", "schedules", "message", "length", "original_length", "original_threads", "shrink_attempts", "shrink_seconds", "trace");
     assertThat(m).containsEntry("searched_states", null).containsEntry("overlap", null);
     assertThat(m.get("seed")).isEqualTo(7L);
     assertThat(m.get("verdict")).isEqualTo("OOM");
-    assertThat(m.get("threads")).isEqualTo(Map.of("gpu_worker", 3L));
+    assertThat(m.get("threads")).isEqualTo(Map.of("gpu_worker", 2L)); // shrunk
+    assertThat(m.get("original_threads")).isEqualTo(Map.of("gpu_worker", 3L));
     assertThat((List<Object>) m.get("trace")).hasSize(((Long) m.get("length")).intValue()).isNotEmpty();
   }
 
@@ -344,7 +345,7 @@ class CliTest {
 
   @Test
   void randomSchedulesAreReproducibleFromTheSeed() throws Exception {
-    String[] a = args("check", design("two-lock"), "--random", "50", "--seed", "7");
+    String[] a = args("check", design("two-lock"), "--random", "50", "--seed", "7", "--no-shrink");
     Run first = run(a);
     assertThat(first.status()).as(first.describe()).isEqualTo(1);
     assertThat(first.out()).contains("from seed 7").contains("--random 50 --seed 7").contains("verdict   OOM")
