@@ -142,11 +142,11 @@ public final class Checker {
         searches.stopped);
   }
 
-  /** The searches of smaller configurations, counted and timed. */
+  /** Searches of smaller configurations, counted and timed, and the count of searches the state limit stopped. */
   private static final class Searches {
     private final String source;
     private final Options options;
-    private final long start = System.nanoTime();
+    private long nanos;
     private int tried;
     private int stopped;
 
@@ -157,14 +157,17 @@ public final class Checker {
 
     Exploration smaller(Design design, int[] counts, Set<ViolationKind> until) {
       tried++;
+      long start = System.nanoTime();
       Exploration e = Explorer.explore(new Model(design.withThreadCounts(counts)), source,
           new Explorer.Options(options.maxStates(), options.symmetry(), true, Optional.empty(), until));
       stopped += e.limitReached() ? 1 : 0;
+      nanos += System.nanoTime() - start;
       return e;
     }
 
+    /** Wall time of the searches of smaller configurations. */
     double seconds() {
-      return (System.nanoTime() - start) / 1e9;
+      return nanos / 1e9;
     }
   }
 
