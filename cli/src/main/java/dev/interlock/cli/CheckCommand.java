@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.check.CheckReport;
 import dev.interlock.model.check.Checker;
+import dev.interlock.model.check.Counterexample;
 import dev.interlock.model.check.OverlapAnswer;
 import dev.interlock.model.check.OverlapQuery;
 import dev.interlock.model.check.Schedules;
@@ -72,8 +73,12 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Let --trace-out replace an existing file.")
   boolean force;
 
-  @Option(names = "--no-minimize", negatable = false, description = "Do not search smaller thread counts.")
+  @Option(names = "--no-minimize", negatable = false, description = "Do not search smaller thread counts: rank every violation kind at the checked counts.")
   boolean noMinimize;
+
+  @Option(names = "--all-violations",
+      description = "Search the checked counts exhaustively for every violation kind, and print each other kind's trace too.")
+  boolean allViolations;
 
   @Option(names = "--no-symmetry", description = "Turn symmetry reduction off (to measure what it saves).")
   boolean noSymmetry;
@@ -88,10 +93,13 @@ final class CheckCommand implements Callable<Integer> {
     if (maxStates < 1) {
       throw new CliError("--max-states must be positive, got " + maxStates);
     }
+    if (allViolations && random != null) {
+      throw new CliError("--all-violations needs the exhaustive search; leave out --random");
+    }
     if (random != null) {
       return random(d, source);
     }
-    Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry);
+    Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry, allViolations);
     if (overlapSameWorker && overlap == null) {
       throw new CliError("--overlap-same-worker needs --overlap A B");
     }
@@ -202,7 +210,7 @@ final class CheckCommand implements Callable<Integer> {
     return v instanceof Verdict.Unsafe u ? u.violation().message() : null;
   }
 
-  private static ObjectNode json(CheckReport r) {
+  private ObjectNode json(CheckReport r) {
     ObjectNode m = Json.object();
     m.put("design", r.design().name());
     m.put("verdict", r.verdict().label());
@@ -218,7 +226,40 @@ final class CheckCommand implements Callable<Integer> {
     if (r.counterexample().isPresent() && r.overlap().flatMap(OverlapAnswer::witness).isPresent()) {
       m.set("witness", steps(r.overlap().get().witness().get()));
     }
+    ArrayNode others = m.putArray("others");
+    for (Counterexample c : r.others()) {
+      ObjectNode o = others.addObject();
+      o.put("verdict", c.violation().kind().name());
+      o.set("threads", Json.counts(c.threads()));
+      o.put("length", c.length());
+      if (allViolations) {
+        o.set("trace", steps(c.trace()));
+      }
+    }
+    m.put("others_complete", othersComplete(r));
     return m;
+  }
+
+  /** Whether {@code others} lists every other kind: the checked counts were searched exhaustively, no search was cut. */
+  private static boolean othersComplete(CheckReport r) {
+    return r.search().exhaustive() && r.stoppedSearches() == 0;
+  }
+
+  /** The other violation kinds, one line each, and what the list leaves out. */
+  private static void others(PrintWriter out, CheckReport r) {
+    if (r.others().isEmpty()) {
+      out.printf(Locale.ROOT, "others    none%n");
+    }
+    for (Counterexample c : r.others()) {
+      out.printf(Locale.ROOT, "other     %s at %s, %d transitions%n", c.violation().kind(), counts(c.threads()), c.length());
+    }
+    if (r.stoppedSearches() > 0) {
+      out.printf(Locale.ROOT, "          --max-states stopped %d search%s: a violation with fewer threads, or another kind, may be missing%n",
+          r.stoppedSearches(), r.stoppedSearches() == 1 ? "" : "es");
+    } else if (!r.search().exhaustive()) {
+      out.printf(Locale.ROOT, "          may be incomplete: the checked counts were searched only as deep as this counterexample needs"
+          + " (--all-violations searches them all)%n");
+    }
   }
 
   private static ArrayNode steps(Trace t) {
@@ -244,8 +285,9 @@ final class CheckCommand implements Callable<Integer> {
     Verdict v = r.verdict();
     if (v instanceof Verdict.Unsafe u) {
       out.printf(Locale.ROOT, "          %s%n", u.violation().message());
-      out.printf(Locale.ROOT, "minimal   %s (fewest threads per role that still show %s; %d smaller configurations searched in %.3f s)%n",
-          counts(r.threads()), v.label(), r.smallerConfigs(), r.minimizeSeconds());
+      out.printf(Locale.ROOT, "minimal   %s (fewest threads in total, then transitions, of any violation kind; %d smaller"
+          + " configurations searched in %.3f s)%n", counts(r.threads()), r.smallerConfigs(), r.minimizeSeconds());
+      others(out, r);
     } else if (v instanceof Verdict.LimitReached l) {
       out.printf(Locale.ROOT, "          stopped at --max-states %d before the search was exhaustive: NOT a proof of safety%n", l.maxStates());
     } else {
@@ -260,6 +302,12 @@ final class CheckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "%ncounterexample (%d transitions, %s):%n", t.length(), counts(r.threads()));
       out.print(TraceFormat.print(t));
     });
+    if (allViolations) {
+      for (Counterexample c : r.others()) {
+        out.printf(Locale.ROOT, "%nother counterexample: %s (%d transitions, %s):%n", c.violation().kind(), c.length(), counts(c.threads()));
+        out.print(TraceFormat.print(c.trace()));
+      }
+    }
     r.overlap().flatMap(OverlapAnswer::witness).ifPresent(t -> {
       out.printf(Locale.ROOT, "%nwitness (%d transitions):%n", t.length());
       out.print(TraceFormat.print(t));

@@ -184,7 +184,9 @@ class CliTest {
     assertThat(r.outLines()).hasSize(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly(
-        "design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap", "message", "length", "trace");
+        "design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap", "message", "length", "trace",
+        "others", "others_complete");
+    assertThat(m.get("others")).as("OOM is two-lock's only violation kind").isEqualTo(List.of());
     assertThat(m.get("seconds")).isInstanceOf(Double.class);
     assertThat(m.get("design")).isEqualTo("two-lock");
     assertThat(m.get("verdict")).isEqualTo("OOM");
@@ -209,6 +211,69 @@ class CliTest {
     assertThat(ninth).containsEntry("phase", null);
     assertThat(ninth.get("used")).isEqualTo(12884901888L);
     assertThat(ninth.get("cached")).isEqualTo(0L);
+  }
+
+  // ---- check: which counterexample, when there are several ----
+
+  /** RELEASE_EXCESS with 1 thread in 3 transitions; OOM needs all 3 threads, also in 3 (BFS alone would show it first). */
+  private String ruleDesign() throws IOException {
+    Path f = tmp.resolve("rule.design");
+    Files.writeString(f, "design rule\nvram 10GiB\nsemaphore sem 1\nrole w x3\n  alloc a 4GiB\n  trim\n  release sem 1\n");
+    return f.toString();
+  }
+
+  @Test
+  void thePrimaryCounterexampleHasTheFewestThreadsAndTheOtherKindsAreListed() throws IOException {
+    Run r = run("check", ruleDesign());
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.out())
+        .contains("verdict   RELEASE_EXCESS\n")
+        .contains("minimal   w=1 (fewest threads in total, then transitions, of any violation kind; ")
+        .contains("other     OOM at w=3, 3 transitions\n")
+        .contains("counterexample (3 transitions, w=1):")
+        .doesNotContain("other counterexample");
+    assertThat(stepLines(r.out())).hasSize(3);
+    Run two = run("check", design("two-lock"));
+    assertThat(two.out()).contains("others    none\n");
+  }
+
+  @Test
+  void allViolationsPrintsEachOtherKindsTraceAfterThePrimary() throws Exception {
+    Run r = run("check", ruleDesign(), "--all-violations");
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.out()).contains("other     OOM at w=3, 3 transitions\n").doesNotContain("may be incomplete");
+    int primary = r.out().indexOf("counterexample (3 transitions, w=1):");
+    int other = r.out().indexOf("other counterexample: OOM (3 transitions, w=3):");
+    assertThat(primary).isPositive();
+    assertThat(other).isGreaterThan(primary);
+    Trace t = TraceFormat.parse("<out>", printedTrace(r.out().substring(other)));
+    assertThat(t.params().threads()).containsExactly(Map.entry("w", 3));
+    assertThat(((Outcome.Violated) t.outcome()).violation().kind().name()).isEqualTo("OOM");
+    assertThat(stepLines(r.out())).hasSize(6);
+    assertInputError(run("check", ruleDesign(), "--all-violations", "--random", "5"),
+        "--all-violations needs the exhaustive search", false);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonListsTheOtherKindsAndWithAllViolationsTheirTraces() throws IOException {
+    Map<String, Object> m = (Map<String, Object>) parseJson(run("check", ruleDesign(), "--json").out());
+    assertThat(m.get("verdict")).isEqualTo("RELEASE_EXCESS");
+    assertThat(m.get("threads")).isEqualTo(Map.of("w", 1L));
+    assertThat(m.get("others")).isEqualTo(List.of(Map.of("verdict", "OOM", "threads", Map.of("w", 3L), "length", 3L)));
+    assertThat(m.get("others_complete")).as("the checked counts were not searched exhaustively").isEqualTo(false);
+
+    Map<String, Object> all = (Map<String, Object>) parseJson(run("check", ruleDesign(), "--json", "--all-violations").out());
+    assertThat(all.get("others_complete")).isEqualTo(true);
+    List<Object> others = (List<Object>) all.get("others");
+    assertThat(others).hasSize(1);
+    Map<String, Object> oom = (Map<String, Object>) others.get(0);
+    assertThat(oom.keySet()).containsExactly("verdict", "threads", "length", "trace");
+    List<Object> trace = (List<Object>) oom.get("trace");
+    assertThat(trace).hasSize(3);
+    assertThat(((Map<String, Object>) trace.get(0)).keySet())
+        .isEqualTo(((Map<String, Object>) ((List<Object>) all.get("trace")).get(0)).keySet());
+    assertThat(((Map<String, Object>) trace.get(2)).get("step")).isEqualTo("alloc a 4GiB");
   }
 
   @Test

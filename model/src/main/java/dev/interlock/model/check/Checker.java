@@ -7,14 +7,19 @@ import dev.interlock.model.state.ViolationKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Checks a design exhaustively and makes a counterexample minimal: shortest in transitions (BFS),
- * then in threads (the fewest threads per role, down to 1, that still show the same violation).
+ * Checks a design exhaustively and picks its primary counterexample by a fixed rule: of all violation kinds, the
+ * one with the fewest threads in total, then the fewest transitions; the other kinds are reported too.
  */
 public final class Checker {
   private Checker() {}
@@ -22,62 +27,168 @@ public final class Checker {
   /**
    * Check options.
    *
-   * @param maxStates state limit for each search
-   * @param overlap   an overlap query to answer as well
-   * @param minimize  search smaller thread counts for the violation
-   * @param symmetry  use symmetry reduction (off only to measure what it saves)
+   * @param maxStates     state limit for each search
+   * @param overlap       an overlap query to answer as well
+   * @param minimize      search smaller thread counts for the fewest threads of each violation kind
+   * @param symmetry      use symmetry reduction (off only to measure what it saves)
+   * @param allViolations search the checked counts exhaustively, so that the list of violation kinds is complete
    */
-  public record Options(long maxStates, Optional<OverlapQuery> overlap, boolean minimize, boolean symmetry) {
+  public record Options(long maxStates, Optional<OverlapQuery> overlap, boolean minimize, boolean symmetry,
+      boolean allViolations) {
     public Options {
       if (maxStates < 1) {
         throw new IllegalArgumentException("max states must be positive, got " + maxStates);
       }
+      Objects.requireNonNull(overlap, "overlap");
+    }
+
+    /** Options without the exhaustive list of violation kinds. */
+    public Options(long maxStates, Optional<OverlapQuery> overlap, boolean minimize, boolean symmetry) {
+      this(maxStates, overlap, minimize, symmetry, false);
     }
 
     /** Defaults: the given limit, no overlap query, minimization and symmetry on. */
     public static Options defaults(long maxStates) {
-      return new Options(maxStates, Optional.empty(), true, true);
+      return new Options(maxStates, Optional.empty(), true, true, false);
     }
 
     public Options withOverlap(OverlapQuery q) {
-      return new Options(maxStates, Optional.of(q), minimize, symmetry);
+      return new Options(maxStates, Optional.of(q), minimize, symmetry, allViolations);
+    }
+
+    public Options withAllViolations() {
+      return new Options(maxStates, overlap, minimize, symmetry, true);
     }
   }
 
-  /** Checks {@code design}; {@code source} is the design file as the user named it, recorded in traces. */
+  /** The checker's rule: fewest threads in total, then fewest transitions, then the kind's declaration order. */
+  public static final Comparator<Counterexample> RANK = Comparator.comparingInt(Counterexample::totalThreads)
+      .thenComparingInt(Counterexample::length).thenComparing(c -> c.violation().kind());
+
+  /**
+   * Checks {@code design}; {@code source} is the design file as the user named it, recorded in traces.
+   *
+   * <p>The rule for the primary counterexample ({@link #RANK}): of every violation kind reachable at the checked
+   * thread counts, the one that shows with the fewest threads in total, then in the fewest transitions. Each kind is
+   * ranked at its own fewest threads (counts range component-wise from 1 to the checked ones; ties go to the first
+   * vector in {@link #smallerCounts} order) with a shortest trace there. Kinds that show only with fewer threads than
+   * checked are not violations of the checked configuration and are not reported. Without minimization every kind is
+   * ranked at the checked counts.
+   *
+   * <p>How, in three kinds of search: (1) smaller configurations by total threads, each up to its shortest
+   * violations, until a total shows one: their kinds are the candidates; (2) the checked counts, until every candidate
+   * has shown there (exhaustively with {@link Options#allViolations}, or when a candidate does not show); (3) for each
+   * kind seen in (2), totals upward from the first that violated until it shows. The other kinds are then complete
+   * exactly when (2) was exhaustive.
+   */
   public static CheckReport check(Design design, String source, Options options) {
-    Model model = new Model(design);
-    Exploration main = Explorer.explore(model, source,
-        new Explorer.Options(options.maxStates(), options.symmetry(), false, options.overlap()));
+    Searches searches = new Searches(source, options);
+    List<int[]> smaller = options.minimize() ? smallerCounts(design) : List.of();
+    Set<ViolationKind> candidates = EnumSet.noneOf(ViolationKind.class);
+    Map<String, Exploration> firstLevel = new HashMap<>();
+    int from = 0;
+    while (from < smaller.size() && candidates.isEmpty()) {
+      int end = levelEnd(smaller, from);
+      for (int i = from; i < end; i++) {
+        Exploration e = searches.smaller(design, smaller.get(i), Set.of());
+        firstLevel.put(Arrays.toString(smaller.get(i)), e);
+        e.findings().forEach(f -> candidates.add(f.violation().kind()));
+      }
+      if (candidates.isEmpty()) {
+        from = end;
+      }
+    }
+    Set<ViolationKind> until = options.allViolations() ? EnumSet.allOf(ViolationKind.class) : candidates;
+    Exploration main = Explorer.explore(new Model(design), source,
+        new Explorer.Options(options.maxStates(), options.symmetry(), true, options.overlap(), until));
+    searches.stopped += main.limitReached() ? 1 : 0;
     Optional<OverlapAnswer> overlap = options.overlap().map(q -> new OverlapAnswer(q,
         main.witness().isPresent() ? OverlapAnswer.Reachability.REACHABLE
             : main.limitReached() ? OverlapAnswer.Reachability.UNKNOWN : OverlapAnswer.Reachability.UNREACHABLE,
         main.witness()));
     if (main.findings().isEmpty()) {
       Verdict v = main.limitReached() ? new Verdict.LimitReached(options.maxStates()) : new Verdict.Safe();
-      return new CheckReport(design, v, Optional.empty(), counts(design), overlap, main, 0, 0);
+      return new CheckReport(design, v, Optional.empty(), counts(design), overlap, main, searches.tried,
+          searches.seconds(), List.of(), searches.stopped);
     }
-    Finding finding = main.findings().get(0);
-    Design minimal = design;
-    int tried = 0;
-    long start = System.nanoTime();
-    if (options.minimize()) {
-      ViolationKind kind = finding.violation().kind();
-      for (int[] counts : smallerCounts(design)) {
-        tried++;
-        Design smaller = design.withThreadCounts(counts);
-        Exploration e = Explorer.explore(new Model(smaller), source,
-            new Explorer.Options(options.maxStates(), options.symmetry(), false, Optional.empty()));
-        if (!e.findings().isEmpty() && e.findings().get(0).violation().kind() == kind) {
-          finding = e.findings().get(0);
-          minimal = smaller;
-          break;
+    Map<ViolationKind, Counterexample> found = new EnumMap<>(ViolationKind.class);
+    Set<ViolationKind> open = EnumSet.noneOf(ViolationKind.class);
+    main.findings().forEach(f -> open.add(f.violation().kind()));
+    while (from < smaller.size() && !open.isEmpty()) {
+      int end = levelEnd(smaller, from);
+      Map<ViolationKind, Counterexample> level = new EnumMap<>(ViolationKind.class);
+      for (int i = from; i < end; i++) {
+        Exploration known = firstLevel.get(Arrays.toString(smaller.get(i)));
+        Exploration e = known != null && kinds(known).containsAll(open) ? known : searches.smaller(design, smaller.get(i), open);
+        Map<String, Integer> threads = counts(design.withThreadCounts(smaller.get(i)));
+        for (Finding f : e.findings()) {
+          ViolationKind k = f.violation().kind();
+          if (open.contains(k) && (!level.containsKey(k) || f.trace().length() < level.get(k).length())) {
+            level.put(k, new Counterexample(f.violation(), threads, f.trace()));
+          }
         }
       }
+      found.putAll(level);
+      open.removeAll(level.keySet());
+      from = end;
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    return new CheckReport(design, new Verdict.Unsafe(finding.violation()), Optional.of(finding.trace()), counts(minimal),
-        overlap, main, tried, seconds);
+    for (Finding f : main.findings()) {
+      found.putIfAbsent(f.violation().kind(), new Counterexample(f.violation(), counts(design), f.trace()));
+    }
+    List<Counterexample> ranked = found.values().stream().sorted(RANK).toList();
+    Counterexample primary = ranked.get(0);
+    return new CheckReport(design, new Verdict.Unsafe(primary.violation()), Optional.of(primary.trace()),
+        primary.threads(), overlap, main, searches.tried, searches.seconds(), ranked.subList(1, ranked.size()),
+        searches.stopped);
+  }
+
+  /** Searches of smaller configurations, counted and timed, and the count of searches the state limit stopped. */
+  private static final class Searches {
+    private final String source;
+    private final Options options;
+    private long nanos;
+    private int tried;
+    private int stopped;
+
+    Searches(String source, Options options) {
+      this.source = source;
+      this.options = options;
+    }
+
+    Exploration smaller(Design design, int[] counts, Set<ViolationKind> until) {
+      tried++;
+      long start = System.nanoTime();
+      Exploration e = Explorer.explore(new Model(design.withThreadCounts(counts)), source,
+          new Explorer.Options(options.maxStates(), options.symmetry(), true, Optional.empty(), until));
+      stopped += e.limitReached() ? 1 : 0;
+      nanos += System.nanoTime() - start;
+      return e;
+    }
+
+    /** Wall time of the searches of smaller configurations. */
+    double seconds() {
+      return nanos / 1e9;
+    }
+  }
+
+  /** The end (exclusive) of the run of vectors with the same total as the one at {@code from}. */
+  private static int levelEnd(List<int[]> vectors, int from) {
+    int total = total(vectors.get(from));
+    int end = from;
+    while (end < vectors.size() && total(vectors.get(end)) == total) {
+      end++;
+    }
+    return end;
+  }
+
+  private static Set<ViolationKind> kinds(Exploration e) {
+    Set<ViolationKind> k = EnumSet.noneOf(ViolationKind.class);
+    e.findings().forEach(f -> k.add(f.violation().kind()));
+    return k;
+  }
+
+  private static int total(int[] counts) {
+    return Arrays.stream(counts).sum();
   }
 
   /** Thread-count vectors below the design's, component-wise, fewest threads first, then lexicographic. */

@@ -13,10 +13,15 @@ import java.util.Optional;
  * @param transitions   transitions computed
  * @param seconds       wall time
  * @param limitReached  the state limit stopped the search before it was exhaustive
+ * @param exhaustive    every reachable state was visited: neither the limit nor a stopping rule ended the search
  */
-public record Exploration(List<Finding> findings, Optional<Trace> witness, long states, long transitions, double seconds, boolean limitReached) {
+public record Exploration(List<Finding> findings, Optional<Trace> witness, long states, long transitions, double seconds,
+    boolean limitReached, boolean exhaustive) {
   public Exploration {
     findings = List.copyOf(findings);
+    if (limitReached && exhaustive) {
+      throw new IllegalArgumentException("a search stopped by the limit is not exhaustive");
+    }
     if (states < 1 || transitions < 0 || seconds < 0) {
       throw new IllegalArgumentException("bad statistics: states=" + states + " transitions=" + transitions + " seconds=" + seconds);
     }

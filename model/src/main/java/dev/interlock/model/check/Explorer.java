@@ -8,11 +8,15 @@ import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceRecorder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Exhaustive breadth-first search of a model's states, so every trace it reports is a shortest one.
@@ -32,12 +36,23 @@ public final class Explorer {
    * @param symmetry      canonicalize states over threads of one role
    * @param allViolations keep searching after the first violation and report the shortest trace of each kind
    * @param overlap       also look for the shortest trace to a state where the two intervals overlap
+   * @param until         with allViolations: stop at the end of the first level by which a violation, every kind of
+   *                      this set and every kind as short as the shortest found have been found (and the overlap
+   *                      witness, if asked); all kinds searches everything, the empty set up to the shortest violations
    */
-  public record Options(long maxStates, boolean symmetry, boolean allViolations, Optional<OverlapQuery> overlap) {
+  public record Options(long maxStates, boolean symmetry, boolean allViolations, Optional<OverlapQuery> overlap,
+      Set<ViolationKind> until) {
     public Options {
       if (maxStates < 1 || maxStates > Integer.MAX_VALUE - 1) {
         throw new IllegalArgumentException("max states must be in 1.." + (Integer.MAX_VALUE - 1) + ", got " + maxStates);
       }
+      Objects.requireNonNull(overlap, "overlap");
+      until = until.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(until));
+    }
+
+    /** Options that search everything for all violations, or up to the first violation. */
+    public Options(long maxStates, boolean symmetry, boolean allViolations, Optional<OverlapQuery> overlap) {
+      this(maxStates, symmetry, allViolations, overlap, EnumSet.allOf(ViolationKind.class));
     }
 
     /** Search for the first violation with symmetry reduction and the given limit. */
@@ -89,13 +104,15 @@ public final class Explorer {
     int witness = wantOverlap && model.overlaps(init, a, b, sameWorker) ? 0 : -1;
     long transitions = 0;
     boolean limit = false;
+    boolean stoppedEarly = false;
     int depth = 0;
     int levelEnd = 1;
     search:
     for (int cur = 0; cur < store.size(); cur++) {
       if (cur == levelEnd) {
         settleLevel();
-        if (done(wantOverlap, witness)) {
+        if (done(wantOverlap, witness, depth)) {
+          stoppedEarly = true;
           break;
         }
         depth++;
@@ -139,6 +156,7 @@ public final class Explorer {
         offer(new Candidate(cur, -1, ViolationKind.DEADLOCK, depth, order++));
       }
       if (wantOverlap && witness >= 0 && first != null && !options.allViolations()) {
+        stoppedEarly = cur + 1 < store.size();
         break;
       }
     }
@@ -156,7 +174,7 @@ public final class Explorer {
       witnessTrace = Optional.of(reconstruct(store, witness, -1, null, new Outcome.Overlapped(q.a(), q.b(), q.sameWorker())).trace);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit);
+    return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit, !limit && !stoppedEarly);
   }
 
   private int intervalId(String name) {
@@ -187,8 +205,20 @@ public final class Explorer {
     }
   }
 
-  private boolean done(boolean wantOverlap, int witness) {
-    return !options.allViolations() && first != null && (!wantOverlap || witness >= 0);
+  /**
+   * Whether the search may stop after level {@code depth}. Then every failing step from it and every deadlock up to it
+   * has been offered, so each kind found has its shortest trace, and no kind missing could be as short as one found
+   * with at most {@code depth} transitions.
+   */
+  private boolean done(boolean wantOverlap, int witness, int depth) {
+    if (wantOverlap && witness < 0) {
+      return false;
+    }
+    if (!options.allViolations()) {
+      return first != null;
+    }
+    return !best.isEmpty() && best.keySet().containsAll(options.until())
+        && best.values().stream().mapToInt(Candidate::length).min().getAsInt() <= depth;
   }
 
   private Finding finding(StateStore store, Candidate c) {

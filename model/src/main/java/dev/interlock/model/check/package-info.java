@@ -5,8 +5,9 @@
  *
  * <p>Conventions: every search steps through the one {@link dev.interlock.model.state.Model}, so the
  * checker, random schedules and replay cannot disagree on the rules. Search is breadth-first, so
- * every reported trace is a shortest one in transitions; the checker then looks for the fewest
- * threads per role that still show the same violation, and the trace is reordered to switch
+ * every reported trace is a shortest one in transitions at its thread counts; of several violation
+ * kinds the checker reports first the one with the fewest threads in total, then the fewest
+ * transitions, and lists the others at their own fewest threads. A trace is reordered to switch
  * threads as rarely as possible without changing its length or ending. Threads of one role are
  * interchangeable, so states are stored up to permutation of a role's threads (symmetry
  * reduction), in a compact {@code StateStore}. Only an exhaustive search answers

@@ -1,6 +1,7 @@
 package dev.interlock.model.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
@@ -79,13 +80,83 @@ class CheckerTest {
   }
 
   @Test
-  void minimizationFindsTheFewestThreadsPerRole() {
+  void minimizationFindsTheFewestThreadsThenTheFewestTransitions() {
     Design d = TestDesigns.parse("design roles\nvram 10GiB\n"
         + "role big x3\n  alloc b 6GiB\n  free b\nrole small x3\n  alloc s 3GiB\n  free s\n");
     CheckReport r = check(d);
     assertThat(r.verdict().label()).isEqualTo("OOM");
-    assertThat(r.threads()).isEqualTo(Map.of("big", 1, "small", 2));
-    assertThat(r.counterexample().orElseThrow().params().threads()).isEqualTo(Map.of("big", 1, "small", 2));
+    // 3 threads either way; two big ones fail in 2 transitions, one big and two small ones need 3
+    assertThat(r.threads()).isEqualTo(Map.of("big", 2, "small", 1));
+    assertThat(r.counterexample().orElseThrow().params().threads()).isEqualTo(Map.of("big", 2, "small", 1));
+    assertThat(r.counterexample().orElseThrow().length()).isEqualTo(2);
+  }
+
+  /** RELEASE_EXCESS with 1 thread in 3 transitions; OOM needs all 3 threads, also in 3, and is first in kind order. */
+  private static final String RULE = "design rule\nvram 10GiB\nsemaphore sem 1\nrole w x3\n  alloc a 4GiB\n  trim\n  release sem 1\n";
+
+  @Test
+  void thePrimaryCounterexampleHasTheFewestThreadsOfAnyKindAndTheOthersAreListed() {
+    CheckReport r = check(TestDesigns.parse(RULE));
+    assertThat(r.verdict().label()).isEqualTo("RELEASE_EXCESS");
+    assertThat(r.threads()).isEqualTo(Map.of("w", 1));
+    assertThat(r.counterexample().orElseThrow().length()).isEqualTo(3);
+    assertThat(r.others()).hasSize(1);
+    Counterexample oom = r.others().get(0);
+    assertThat(oom.violation().kind()).isEqualTo(ViolationKind.OOM);
+    assertThat(oom.threads()).isEqualTo(Map.of("w", 3));
+    assertThat(oom.length()).isEqualTo(3);
+    assertThat(r.stoppedSearches()).isZero();
+  }
+
+  @Test
+  void withoutMinimizationTheKindsAreRankedAtTheCheckedCounts() {
+    CheckReport r = Checker.check(TestDesigns.parse(RULE), "<test>", new Checker.Options(1_000_000, java.util.Optional.empty(), false, true));
+    assertThat(r.verdict().label()).as("same threads and length: kind order decides").isEqualTo("OOM");
+    assertThat(r.threads()).isEqualTo(Map.of("w", 3));
+    assertThat(r.smallerConfigs()).isZero();
+    assertThat(r.others()).extracting(c -> c.violation().kind(), Counterexample::threads, Counterexample::length)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(ViolationKind.RELEASE_EXCESS, Map.of("w", 3), 3));
+  }
+
+  /** RELEASE_EXCESS with 1 thread in 9 transitions; OOM needs both threads and 14 transitions. */
+  private static final String DEEP = "design deep\nvram 10GiB\nsemaphore sem 1\nrole w x2\n"
+      + "  cpu c1\n  cpu c2\n  cpu c3\n  alloc a 6GiB\n  free a\n  release sem 1\n";
+
+  @Test
+  void theCheckedCountsAreSearchedOnlyAsDeepAsThePrimaryNeedsUnlessAllViolationsAreAsked() {
+    CheckReport quick = check(TestDesigns.parse(DEEP));
+    assertThat(quick.verdict().label()).isEqualTo("RELEASE_EXCESS");
+    assertThat(quick.counterexample().orElseThrow().length()).isEqualTo(9);
+    assertThat(quick.search().exhaustive()).isFalse();
+    assertThat(quick.others()).isEmpty();
+    CheckReport all = Checker.check(TestDesigns.parse(DEEP), "<test>", OPTS.withAllViolations());
+    assertThat(all.verdict()).isEqualTo(quick.verdict());
+    assertThat(all.counterexample()).isEqualTo(quick.counterexample());
+    assertThat(all.search().exhaustive()).isTrue();
+    assertThat(all.others()).extracting(c -> c.violation().kind(), Counterexample::threads, Counterexample::length)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(ViolationKind.OOM, Map.of("w", 2), 14));
+  }
+
+  @Test
+  void aStateLimitThatStopsASearchIsReported() {
+    // 35 states: the checked counts (44 states in all) show RELEASE_EXCESS, but the limit stops them before OOM
+    CheckReport r = Checker.check(TestDesigns.parse(DEEP), "<test>", Checker.Options.defaults(35).withAllViolations());
+    assertThat(r.verdict().label()).isEqualTo("RELEASE_EXCESS");
+    assertThat(r.others()).isEmpty();
+    assertThat(r.stoppedSearches()).isEqualTo(1);
+    assertThat(r.search().limitReached()).isTrue();
+    assertThat(r.search().exhaustive()).isFalse();
+  }
+
+  @Test
+  void reportsRejectAKindTwice() {
+    CheckReport r = check(TestDesigns.parse(RULE));
+    Counterexample primary = r.violations().get(0);
+    assertThatThrownBy(() -> new CheckReport(r.design(), r.verdict(), r.counterexample(), r.threads(), r.overlap(),
+        r.search(), r.smallerConfigs(), r.minimizeSeconds(), List.of(primary), 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
+    assertThatThrownBy(() -> new Counterexample(primary.violation(), Map.of("w", 2), primary.trace()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("differ");
   }
 
   @Test
