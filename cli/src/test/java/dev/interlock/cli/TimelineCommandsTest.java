@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,7 +77,8 @@ class TimelineCommandsTest {
   }
 
   @Test
-  void proveOnTheGpuPutsTheKernelsDeviceTimesInsideTheirHostIntervalsOrSaysWhyNot() throws Exception {
+  void proveOnTheGpuWritesATimelineOrSaysWhyNot() throws Exception {
+    // what the GPU timeline holds is checked by gpu's TimelineGpuIT, which runs where the GPU tests run (gpu-bundle)
     Path out = tmp.resolve("gpu.json");
     CliTest.Run r = CliTest.run("prove", "--device", "gpu", "--n", "2^8", "--partitions", "3", "--workers", "2", "--design",
         "designs/single-lock.design", "--keys", tmp.resolve("keys").toString(), "--seed", "3", "--no-timeline",
@@ -92,35 +91,6 @@ class TimelineCommandsTest {
       return;
     }
     assertThat(r.status()).as(r.describe()).isZero();
-    JsonNode root = read(out);
-    assertThat(names(root, "M", "process_name")).contains("GPU (device clock)");
-    Map<Integer, String> tracks = new HashMap<>();
-    root.get("traceEvents").forEach(e -> {
-      if (e.get("name").asText().equals("thread_name")) {
-        tracks.put(e.get("tid").asInt(), e.get("args").get("name").asText());
-      }
-    });
-    assertThat(tracks.values()).contains("stream gpu_worker#0", "stream gpu_worker#1");
-    // each device slice of stream T lies inside one of thread T's interval steps on the host (1 ms for the alignment)
-    List<JsonNode> host = new ArrayList<>();
-    List<JsonNode> device = new ArrayList<>();
-    root.get("traceEvents").forEach(e -> {
-      if (e.get("ph").asText().equals("X") && List.of("cpu", "kernel").contains(e.get("cat").asText())) {
-        host.add(e);
-      } else if (e.get("ph").asText().equals("X") && e.get("cat").asText().equals("gpu")) {
-        device.add(e);
-      }
-    });
-    assertThat(device).extracting(e -> e.get("name").asText()).contains("ntt", "msm");
-    for (JsonNode k : device) {
-      String thread = k.get("args").get("stream").asText();
-      double start = k.get("ts").asDouble();
-      double end = start + k.get("dur").asDouble();
-      assertThat(host).as("a host kernel interval of %s around %s", thread, k).anySatisfy(h -> {
-        assertThat(tracks.get(h.get("tid").asInt())).isEqualTo(thread);
-        assertThat(start).isGreaterThanOrEqualTo(h.get("ts").asDouble() - 1000);
-        assertThat(end).isLessThanOrEqualTo(h.get("ts").asDouble() + h.get("dur").asDouble() + 1000);
-      });
-    }
+    assertThat(names(read(out), "M", "process_name")).contains("GPU (device clock)");
   }
 }
