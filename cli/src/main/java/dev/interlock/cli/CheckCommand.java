@@ -64,8 +64,11 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--trace-out", paramLabel = "PATH", description = "Write the counterexample (or witness) trace there.")
   Path traceOut;
 
-  @Option(names = "--force", description = "Let --trace-out replace an existing file.")
+  @Option(names = "--force", description = "Let --trace-out or --html replace an existing file.")
   boolean force;
+
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the counterexample (or witness) as a self-contained HTML view there.")
+  Path html;
 
   @Option(names = "--no-minimize", negatable = false, description = "Do not search smaller thread counts.")
   boolean noMinimize;
@@ -112,6 +115,7 @@ final class CheckCommand implements Callable<Integer> {
     if (traceOut != null && toWrite.isPresent()) {
       TraceFiles.write(toWrite.get(), traceOut, force);
     }
+    html(toWrite, d, r.counterexample().isPresent() ? "counterexample" : "overlap witness");
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.write(json(r)));
@@ -136,6 +140,7 @@ final class CheckCommand implements Callable<Integer> {
     if (traceOut != null && rr.violating().isPresent()) {
       TraceFiles.write(rr.violating().get(), traceOut, force);
     }
+    html(rr.violating(), d, "violating schedule");
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ObjectNode m = Json.object();
@@ -170,6 +175,18 @@ final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     return v.exitStatus();
+  }
+
+  /** Writes {@code shown} to --html when both are given; says on stderr when there is nothing to show. */
+  private void html(Optional<Trace> shown, Design d, String title) {
+    if (html == null) {
+      return;
+    }
+    if (shown.isEmpty()) {
+      spec.commandLine().getErr().printf(Locale.ROOT, "interlock: no counterexample or witness: nothing written to %s%n", html);
+      return;
+    }
+    HtmlViews.trace(html, force, title, shown.get(), d);
   }
 
   private static String message(Verdict v) {

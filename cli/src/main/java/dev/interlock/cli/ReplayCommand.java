@@ -11,10 +11,7 @@ import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
 import dev.interlock.model.trace.TraceFormatException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -46,6 +43,12 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl or gpu: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
   String pipeline = "interpreted";
 
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the trace (with --on impl or gpu: and the engine's run, aligned by transition) as a self-contained HTML view there.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --html replace an existing file.")
+  boolean force;
+
   @Override
   public Integer call() {
     Trace trace;
@@ -54,13 +57,18 @@ final class ReplayCommand implements Callable<Integer> {
     } catch (TraceFormatException e) {
       throw new CliError(e.getMessage());
     }
-    Path source = designFile != null ? designFile : locate(trace.source());
+    Path source = designFile != null ? designFile : TraceDesigns.locate(file, trace.source());
     Design d = new DesignOptions().load(source);
     ReplayResult r;
     String engineNote = null;
     String where = "the model";
     switch (on) {
-      case "model" -> r = Replayer.replay(trace, d);
+      case "model" -> {
+        r = Replayer.replay(trace, d);
+        if (html != null) {
+          HtmlViews.trace(html, force, "trace", trace, d);
+        }
+      }
       case "impl", "gpu" -> {
         Design applied;
         try {
@@ -75,6 +83,9 @@ final class ReplayCommand implements Callable<Integer> {
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());
+          if (html != null) {
+            HtmlViews.replay(html, force, trace, d, applied, "the engine (" + on + ")", rr.report());
+          }
         }
       }
       default -> throw new CliError("--on must be model, impl or gpu, got '" + on + "'");
@@ -115,22 +126,5 @@ final class ReplayCommand implements Callable<Integer> {
       return "OVERLAP " + ov.a() + " " + ov.b();
     }
     return "COMPLETED";
-  }
-
-  /** The trace's design file: as recorded from here, or from the trace's folder and the one above it. */
-  private Path locate(String recorded) {
-    List<Path> tried = new ArrayList<>();
-    Path p = Path.of(recorded);
-    tried.add(p);
-    Path dir = file.toAbsolutePath().getParent();
-    for (int up = 0; up < 2 && dir != null && !p.isAbsolute(); up++, dir = dir.getParent()) {
-      tried.add(dir.resolve(recorded));
-    }
-    for (Path c : tried) {
-      if (Files.isRegularFile(c)) {
-        return c;
-      }
-    }
-    throw new CliError(file + ": design file '" + recorded + "' not found (looked at " + tried + "); pass --design FILE");
   }
 }

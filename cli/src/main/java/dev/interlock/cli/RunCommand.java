@@ -45,6 +45,12 @@ final class RunCommand implements Callable<Integer> {
       + "with the design's vram as budget (the rest held by a ballast), so running out is the driver's OOM.")
   String device = "simulated";
 
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the recorded events on a time axis as a self-contained HTML view there.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --html replace an existing file.")
+  boolean force;
+
   @Override
   public Integer call() {
     Design d = design.load(file);
@@ -59,6 +65,9 @@ final class RunCommand implements Callable<Integer> {
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
+    }
+    if (html != null) {
+      HtmlViews.run(html, force, "run", d, file.toString(), r);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);
