@@ -2,7 +2,7 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('interlock-data').textContent);
-  var LEFT = 190, RIGHT = 110, AXIS = 24, LANE = 22, LOCK = 18, GAP = 10, MEM = 170, FOOT = 18;
+  var LEFT = 190, RIGHT = 110, AXIS = 34, LANE = 22, LOCK = 18, GAP = 10, MEM = 170, FOOT = 18;
   var GIB = 1073741824, MIB = 1048576, KIB = 1024;
   var tip = document.getElementById('tip');
 
@@ -97,20 +97,20 @@
       var every = Math.max(1, Math.ceil(36 / COL));
       for (var c = 1; c <= cols; c++) {
         if (c % every === 0 || c === 1) {
-          o.push('<text class="axis" x="' + f(LEFT + (c - 0.5) * COL) + '" y="' + (AXIS - 8) + '" text-anchor="middle">' + c + '</text>');
+          o.push('<text class="axis" x="' + f(LEFT + (c - 0.5) * COL) + '" y="' + (AXIS - 20) + '" text-anchor="middle">' + c + '</text>');
           o.push('<line class="grid" x1="' + f(LEFT + (c - 1) * COL) + '" x2="' + f(LEFT + (c - 1) * COL) + '" y1="' + AXIS + '" y2="' + (memTop + MEM) + '"/>');
         }
       }
-      o.push('<text class="axis" x="8" y="' + (AXIS - 8) + '">transition</text>');
+      o.push('<text class="axis" x="8" y="' + (AXIS - 20) + '">transition</text>');
     } else {
-      var raw = g.tmax / 10, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
+      var raw = 120 / g.scale, p = Math.pow(10, Math.floor(Math.log10(raw))), step = p;
       if (raw / p > 5) { step = 10 * p; } else if (raw / p > 2) { step = 5 * p; } else if (raw / p > 1) { step = 2 * p; }
       for (var t = 0; t <= g.tmax; t += step) {
         var x = f(g.center(t));
-        o.push('<text class="axis" x="' + x + '" y="' + (AXIS - 8) + '" text-anchor="middle">' + (t / 1e6).toFixed(step < 1e6 ? 3 : 0) + '</text>');
+        o.push('<text class="axis" x="' + x + '" y="' + (AXIS - 20) + '" text-anchor="middle">' + (t / 1e6).toFixed(step < 1e6 ? 3 : 0) + '</text>');
         o.push('<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + AXIS + '" y2="' + (memTop + MEM) + '"/>');
       }
-      o.push('<text class="axis" x="8" y="' + (AXIS - 8) + '">time (ms)</text>');
+      o.push('<text class="axis" x="8" y="' + (AXIS - 20) + '">time (ms)</text>');
     }
 
     // thread lanes
@@ -277,5 +277,9 @@
   }
 
   data.views.forEach(render);
+  // milliseconds since navigation start: drawn into the DOM (laid out), then after the next frame (painted)
   document.body.setAttribute('data-rendered-ms', performance.now().toFixed(1));
+  requestAnimationFrame(function () {
+    setTimeout(function () { document.body.setAttribute('data-painted-ms', performance.now().toFixed(1)); }, 0);
+  });
 })();
