@@ -59,7 +59,8 @@ public final class HtmlPage {
     if (h.verdict().equals("OVERLAP")) {
       return h.message() + " (at transition " + h.index() + ")";
     }
-    return h.verdict() + " at transition " + h.index() + ": " + h.message();
+    boolean stepFailed = h.index() >= 1 && h.index() <= v.marks().size() && v.marks().get(h.index() - 1).failed();
+    return h.verdict() + (stepFailed || h.index() == 0 ? " at" : " after") + " transition " + h.index() + ": " + h.message();
   }
 
   private static void section(StringBuilder b, TraceView v, int i) {
