@@ -70,8 +70,11 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--trace-out", paramLabel = "PATH", description = "Write the counterexample (or witness) trace there.")
   Path traceOut;
 
-  @Option(names = "--force", description = "Let --trace-out replace an existing file.")
+  @Option(names = "--force", description = "Let --trace-out or --html replace an existing file.")
   boolean force;
+
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the counterexample (or witness) as a self-contained HTML view there.")
+  Path html;
 
   @Option(names = "--no-minimize", negatable = false, description = "Do not search smaller thread counts: rank every violation kind at the checked counts.")
   boolean noMinimize;
@@ -125,6 +128,7 @@ final class CheckCommand implements Callable<Integer> {
     if (traceOut != null && toWrite.isPresent()) {
       TraceFiles.write(toWrite.get(), traceOut, force);
     }
+    html(toWrite, d, r.counterexample().isPresent() ? "counterexample" : "overlap witness");
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.println(Json.write(json(r)));
@@ -153,6 +157,7 @@ final class CheckCommand implements Callable<Integer> {
     if (traceOut != null && shown.isPresent()) {
       TraceFiles.write(shown.get(), traceOut, force);
     }
+    html(rr.violating(), d, "violating schedule");
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ObjectNode m = Json.object();
@@ -204,6 +209,18 @@ final class CheckCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%nshrunk violating schedule (%d transitions, %s; from the schedule of seed %d):%n", t.length(),
         counts(t.params().threads()), t.seed().orElseThrow());
     out.print(TraceFormat.print(t));
+  }
+
+  /** Writes {@code shown} to --html when both are given; says on stderr when there is nothing to show. */
+  private void html(Optional<Trace> shown, Design d, String title) {
+    if (html == null) {
+      return;
+    }
+    if (shown.isEmpty()) {
+      spec.commandLine().getErr().printf(Locale.ROOT, "interlock: no counterexample or witness: nothing written to %s%n", html);
+      return;
+    }
+    HtmlViews.trace(html, force, title, shown.get(), d);
   }
 
   private static String message(Verdict v) {

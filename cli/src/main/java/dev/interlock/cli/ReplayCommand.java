@@ -11,10 +11,7 @@ import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
 import dev.interlock.model.trace.TraceFormatException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,7 +47,10 @@ final class ReplayCommand implements Callable<Integer> {
       + "as a Chrome trace event file (open it in ui.perfetto.dev or chrome://tracing).")
   Path timelineJson;
 
-  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the trace (with --on impl or gpu: and the engine's run, aligned by transition) as a self-contained HTML view there.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
   boolean force;
 
   @Override
@@ -65,13 +65,18 @@ final class ReplayCommand implements Callable<Integer> {
       throw new CliError("--timeline-json needs --on impl or gpu: a replay on the model has no times");
     }
     Timelines.checkWritable(timelineJson, force);
-    Path source = designFile != null ? designFile : locate(trace.source());
+    Path source = designFile != null ? designFile : TraceDesigns.locate(file, trace.source());
     Design d = new DesignOptions().load(source);
     ReplayResult r;
     String engineNote = null;
     String where = "the model";
     switch (on) {
-      case "model" -> r = Replayer.replay(trace, d);
+      case "model" -> {
+        r = Replayer.replay(trace, d);
+        if (html != null) {
+          HtmlViews.trace(html, force, "trace", trace, d);
+        }
+      }
       case "impl", "gpu" -> {
         Design applied;
         try {
@@ -87,6 +92,9 @@ final class ReplayCommand implements Callable<Integer> {
           r = rr.result();
           engineNote = Reports.failures(rr.report());
           Timelines.write(rr.report(), device, timelineJson, force);
+          if (html != null) {
+            HtmlViews.replay(html, force, trace, d, applied, "the engine (" + on + ")", rr.report());
+          }
         }
       }
       default -> throw new CliError("--on must be model, impl or gpu, got '" + on + "'");
@@ -127,22 +135,5 @@ final class ReplayCommand implements Callable<Integer> {
       return "OVERLAP " + ov.a() + " " + ov.b();
     }
     return "COMPLETED";
-  }
-
-  /** The trace's design file: as recorded from here, or from the trace's folder and the one above it. */
-  private Path locate(String recorded) {
-    List<Path> tried = new ArrayList<>();
-    Path p = Path.of(recorded);
-    tried.add(p);
-    Path dir = file.toAbsolutePath().getParent();
-    for (int up = 0; up < 2 && dir != null && !p.isAbsolute(); up++, dir = dir.getParent()) {
-      tried.add(dir.resolve(recorded));
-    }
-    for (Path c : tried) {
-      if (Files.isRegularFile(c)) {
-        return c;
-      }
-    }
-    throw new CliError(file + ": design file '" + recorded + "' not found (looked at " + tried + "); pass --design FILE");
   }
 }

@@ -49,7 +49,10 @@ final class RunCommand implements Callable<Integer> {
       + "(open it in ui.perfetto.dev or chrome://tracing): thread, lock, device memory and, on the GPU, kernel tracks.")
   Path timelineJson;
 
-  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the recorded events on a time axis as a self-contained HTML view there.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
   boolean force;
 
   @Override
@@ -68,6 +71,9 @@ final class RunCommand implements Callable<Integer> {
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
       Timelines.write(r, dev, timelineJson, force);
+    }
+    if (html != null) {
+      HtmlViews.run(html, force, "run", d, file.toString(), r);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);

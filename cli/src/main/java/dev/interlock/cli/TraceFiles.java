@@ -10,13 +10,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
-/** Writes trace files without ever clobbering a user's file by accident. */
+/** Writes trace files (and views of them) without ever clobbering a user's file by accident. */
 final class TraceFiles {
   private TraceFiles() {}
 
   /** Writes t to path; an existing file is replaced only with {@code force}, and then atomically. */
   static void write(Trace t, Path path, boolean force) {
     write(TraceFormat.print(t).getBytes(StandardCharsets.UTF_8), path, force, "trace");
+  }
+
+  /** Writes {@code text} (a trace, or a view of one: {@code what}) to path, as {@link #write(Trace, Path, boolean)}. */
+  static void write(String text, Path path, boolean force, String what) {
+    write(text.getBytes(StandardCharsets.UTF_8), path, force, what);
   }
 
   /** Writes bytes (a {@code what}, for messages) to path; as {@link #write(Trace, Path, boolean)}. */

@@ -1,0 +1,127 @@
+package dev.interlock.view.html;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one trace or run looks like on the page, before any drawing: lanes, marks, interval boxes, lock holds, the
+ * device memory after each transition and the violation. Built by {@link TraceViews} from the model, drawn by
+ * {@link HtmlPage}; x positions are transition indices or nanoseconds, as {@link #axis} says.
+ *
+ * @param title      the heading, e.g. {@code model counterexample}
+ * @param subtitle   design, source and parameters in one line
+ * @param axis       what x means
+ * @param vram       device bytes
+ * @param lanes      one per thread, role threads followed by their task threads
+ * @param marks      one per transition, in order
+ * @param boxes      cpu and kernel intervals
+ * @param locks      the mutexes and semaphores, in design order: one lane each
+ * @param holds      who held which lock from when to when
+ * @param series     the live buffers (owner and name) the memory samples refer to by index
+ * @param samples    device memory after each transition, in order (one per mark)
+ * @param highlight  the violation or overlap the trace ends in, if any
+ * @param divergence where the model could not follow the trace or run, if it could not
+ */
+public record TraceView(String title, String subtitle, Axis axis, long vram, List<Lane> lanes, List<Mark> marks,
+    List<Box> boxes, List<String> locks, List<Hold> holds, List<Series> series, List<Sample> samples,
+    Optional<Highlight> highlight, Optional<Divergence> divergence) {
+  public TraceView {
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(subtitle, "subtitle");
+    Objects.requireNonNull(axis, "axis");
+    lanes = List.copyOf(lanes);
+    marks = List.copyOf(marks);
+    boxes = List.copyOf(boxes);
+    locks = List.copyOf(locks);
+    holds = List.copyOf(holds);
+    series = List.copyOf(series);
+    samples = List.copyOf(samples);
+    Objects.requireNonNull(highlight, "highlight");
+    Objects.requireNonNull(divergence, "divergence");
+    if (samples.size() != marks.size()) {
+      throw new IllegalArgumentException(marks.size() + " marks but " + samples.size() + " memory samples");
+    }
+  }
+
+  /** What x is: one column per transition (traces, and runs shown beside them), or the run's clock. */
+  public enum Axis {
+    TRANSITION,
+    TIME
+  }
+
+  /** A thread's lane; {@code task} for a task thread, drawn under its role thread. */
+  public record Lane(String thread, boolean task) {}
+
+  /**
+   * One transition.
+   *
+   * @param x      its column (the transition index) or its time in nanoseconds
+   * @param lane   index into {@link #lanes}
+   * @param index  1-based transition index
+   * @param step   the step's text
+   * @param phase  begin, end, then, else, or empty
+   * @param used   device bytes in use after it, as the trace or run recorded them
+   * @param cached pool-cached bytes after it, as recorded
+   * @param failed whether the step failed (the violating transition of a trace, a failed event of a run)
+   */
+  public record Mark(long x, int lane, int index, String step, String phase, long used, long cached, boolean failed) {}
+
+  /** A cpu or kernel interval of a lane from begin to end (or to the end of the trace, {@code open}). */
+  public record Box(int lane, String name, boolean kernel, long from, long to, boolean open) {}
+
+  /** A lock held by a thread: a mutex ({@code permits} 1) or permits of a semaphore, from take to give back. */
+  public record Hold(int lock, String holder, int permits, long from, long to, boolean open) {}
+
+  /** A live buffer: its name and the thread that owns it ({@code device} for the design's resident buffers). */
+  public record Series(String owner, String buffer) {
+    /** {@code owner.buffer}, as the model's messages name live buffers. */
+    public String label() {
+      return owner + "." + buffer;
+    }
+  }
+
+  /**
+   * Device memory after a transition.
+   *
+   * @param live   live bytes per series index, in stacking order; empty where the model could not follow
+   * @param other  live bytes no series accounts for (all of them where the model could not follow)
+   * @param cached pool-cached bytes
+   */
+  public record Sample(Map<Integer, Long> live, long other, long cached) {
+    public Sample {
+      live = Map.copyOf(live);
+    }
+
+    /** All live bytes. */
+    public long liveTotal() {
+      return other + live.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /**
+   * The violation or overlap a trace ends in.
+   *
+   * @param verdict     e.g. {@code OOM}, {@code OVERLAP}
+   * @param index       the transition it happens at (the last one for a violation of the final state)
+   * @param x           that transition's x
+   * @param fromX       for an overlap, where both intervals are first open together; else {@code x}
+   * @param message     the violation's message
+   * @param requested   for a failed allocation, the bytes it asked for
+   * @param live        live bytes just before the transition, empty where the model could not follow
+   * @param free        free bytes (vram minus live and cached) just before it, likewise
+   * @param liveBuffers the buffers live just before it, with their sizes
+   */
+  public record Highlight(String verdict, int index, long x, long fromX, String message, Optional<Long> requested,
+      Optional<Long> live, Optional<Long> free, List<String> liveBuffers) {
+    public Highlight {
+      Objects.requireNonNull(verdict, "verdict");
+      Objects.requireNonNull(message, "message");
+      liveBuffers = List.copyOf(liveBuffers);
+    }
+  }
+
+  /** The model could not follow from transition {@code index} on (at x), for {@code reason}. */
+  public record Divergence(int index, long x, String reason) {}
+}
