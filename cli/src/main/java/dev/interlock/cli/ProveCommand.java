@@ -101,7 +101,10 @@ final class ProveCommand implements Callable<Integer> {
       + "(open it in ui.perfetto.dev or chrome://tracing); with --device gpu it has the kernels' device times.")
   Path timelineJson;
 
-  @Option(names = "--force", description = "Let --timeline-json replace an existing file.")
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the recorded events on a time axis as a self-contained HTML view there.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
   boolean force;
 
   @Option(names = "--device", paramLabel = "KIND", description = "simulated (kernels on the CPU, default) or gpu (CUDA kernels and real VRAM on device 0).")
@@ -154,6 +157,7 @@ final class ProveCommand implements Callable<Integer> {
     }
     long s = seed != null ? seed : System.currentTimeMillis();
     Timelines.checkWritable(timelineJson, force);
+    Timelines.checkWritable(html, force);
     PrintWriter out = spec.commandLine().getOut();
     ProvingKernels kernels = openDevice(d, r, circuit, out);
     try (Device dev = kernels.device()) {
@@ -234,6 +238,9 @@ final class ProveCommand implements Callable<Integer> {
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
         Map.of(r, parts)).await();
     Timelines.write(report, dev, timelineJson, force);
+    if (html != null) {
+      HtmlViews.run(html, force, "prove", d, designFile.toString(), report);
+    }
     if (!noTimeline) {
       for (Event e : report.events()) {
         out.printf(Locale.ROOT, "TIMELINE %10.3f ms  %-34s job %-3d %s%n", e.nanos() / 1e6, label(e), e.job(), e.thread());

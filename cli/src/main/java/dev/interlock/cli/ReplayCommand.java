@@ -65,6 +65,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw new CliError("--timeline-json needs --on impl or gpu: a replay on the model has no times");
     }
     Timelines.checkWritable(timelineJson, force);
+    Timelines.checkWritable(html, force);
     Path source = designFile != null ? designFile : TraceDesigns.locate(file, trace.source());
     Design d = new DesignOptions().load(source);
     ReplayResult r;

@@ -65,6 +65,7 @@ final class RunCommand implements Callable<Integer> {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
     Timelines.checkWritable(timelineJson, force);
+    Timelines.checkWritable(html, force);
     Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;

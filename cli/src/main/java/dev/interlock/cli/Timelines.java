@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** {@code --timeline-json}: a run's Chrome trace event file, checked before the run so that no run is wasted. */
+/** {@code --timeline-json}: a run's Chrome trace event file; and the check, before a run, that its outputs can be written. */
 final class Timelines {
   private Timelines() {}
 

@@ -73,4 +73,18 @@ class HtmlViewCommandsTest {
     assertThat(r.status()).as(r.describe()).isZero();
     assertThat(Files.readString(page)).contains("\"axis\":\"time\"").contains("COMPLETED");
   }
+
+  @Test
+  void aProofRunIsDrawnOnItsClockAndAnExistingPageStopsItBeforeItStarts() throws Exception {
+    Path page = tmp.resolve("prove.html");
+    String[] args = {"prove", "--design", "designs/single-lock.design", "--n", "2^8", "--partitions", "2", "--seed", "1",
+        "--keys", tmp.resolve("keys").toString(), "--no-timeline", "--html", page.toString()};
+    CliTest.Run r = run(args);
+    assertThat(r.status()).as(r.describe()).isZero();
+    assertThat(Files.readString(page)).contains("\"axis\":\"time\"").contains("COMPLETED").contains("synthesize");
+    CliTest.Run again = run(args);
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(again.err()).contains("exists; not overwritten");
+    assertThat(again.out()).doesNotContain("request");
+  }
 }
