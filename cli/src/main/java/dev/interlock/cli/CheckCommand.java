@@ -265,7 +265,7 @@ final class CheckCommand implements Callable<Integer> {
   /** The other violation kinds, one line each, and what the list leaves out. */
   private static void others(PrintWriter out, CheckReport r) {
     if (r.others().isEmpty()) {
-      out.printf(Locale.ROOT, "others    none%n");
+      out.printf(Locale.ROOT, "others    %s%n", othersComplete(r) ? "none" : "none found");
     }
     for (Counterexample c : r.others()) {
       out.printf(Locale.ROOT, "other     %s at %s, %d transitions%n", c.violation().kind(), counts(c.threads()), c.length());

@@ -234,7 +234,8 @@ class CliTest {
         .doesNotContain("other counterexample");
     assertThat(stepLines(r.out())).hasSize(3);
     Run two = run("check", design("two-lock"));
-    assertThat(two.out()).contains("others    none\n");
+    assertThat(two.out()).contains("others    none found\n").contains("may be incomplete");
+    assertThat(run("check", design("two-lock"), "--all-violations").out()).contains("others    none\n").doesNotContain("incomplete");
   }
 
   @Test
