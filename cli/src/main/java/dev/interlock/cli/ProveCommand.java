@@ -51,8 +51,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -97,15 +99,8 @@ final class ProveCommand implements Callable<Integer> {
   @Option(names = "--no-timeline", description = "Leave out the TIMELINE lines.")
   boolean noTimeline;
 
-  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "Write the run as a Chrome trace event file "
-      + "(open it in ui.perfetto.dev or chrome://tracing); with --device gpu it has the kernels' device times.")
-  Path timelineJson;
-
-  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the recorded events on a time axis as a self-contained HTML view there.")
-  Path html;
-
-  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
-  boolean force;
+  @Mixin
+  RunOutputs outputs = new RunOutputs();
 
   @Option(names = "--device", paramLabel = "KIND", description = "simulated (kernels on the CPU, default) or gpu (CUDA kernels and real VRAM on device 0).")
   String device = "simulated";
@@ -156,8 +151,7 @@ final class ProveCommand implements Callable<Integer> {
       throw new CliError("--n/--public-inputs: " + e.getMessage());
     }
     long s = seed != null ? seed : System.currentTimeMillis();
-    Timelines.checkWritable(timelineJson, force);
-    Timelines.checkWritable(html, force);
+    outputs.checkWritable();
     PrintWriter out = spec.commandLine().getOut();
     ProvingKernels kernels = openDevice(d, r, circuit, out);
     try (Device dev = kernels.device()) {
@@ -237,9 +231,13 @@ final class ProveCommand implements Callable<Integer> {
     report = new Engine(dev, StepGate.FREE).start(d, designFile.toString(),
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
         Map.of(r, parts)).await();
-    Timelines.write(report, dev, timelineJson, force);
-    if (html != null) {
-      HtmlViews.run(html, force, "prove", d, designFile.toString(), report);
+    outputs.writeTimeline(report, dev);
+    if (outputs.html != null) {
+      // workers take partitions from one queue, so a worker may run more jobs than the design's count: the view's model
+      // lets each run as many as the busiest one took, so that it follows the whole run
+      int busiest = report.events().stream().collect(Collectors.groupingBy(Event::thread, Collectors.mapping(Event::job,
+          Collectors.toSet()))).values().stream().mapToInt(Set::size).max().orElse(1);
+      HtmlViews.run(outputs.html, outputs.force, "prove", d.withJobs(r, busiest), designFile.toString(), report);
     }
     if (!noTimeline) {
       for (Event e : report.events()) {

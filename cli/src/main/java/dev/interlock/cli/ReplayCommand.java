@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -43,15 +44,8 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--pipeline", paramLabel = "KIND", description = "With --on impl or gpu: interpreted (default: the design interpreter) or hand-written (the Java pipeline written for this design).")
   String pipeline = "interpreted";
 
-  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "With --on impl or gpu: write the engine's run "
-      + "as a Chrome trace event file (open it in ui.perfetto.dev or chrome://tracing).")
-  Path timelineJson;
-
-  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the trace (with --on impl or gpu: and the engine's run, aligned by transition) as a self-contained HTML view there.")
-  Path html;
-
-  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
-  boolean force;
+  @Mixin
+  RunOutputs outputs = new RunOutputs();
 
   @Override
   public Integer call() {
@@ -61,12 +55,11 @@ final class ReplayCommand implements Callable<Integer> {
     } catch (TraceFormatException e) {
       throw new CliError(e.getMessage());
     }
-    if (timelineJson != null && on.equals("model")) {
+    if (outputs.timelineJson != null && on.equals("model")) {
       throw new CliError("--timeline-json needs --on impl or gpu: a replay on the model has no times");
     }
-    Timelines.checkWritable(timelineJson, force);
-    Timelines.checkWritable(html, force);
-    Path source = designFile != null ? designFile : TraceDesigns.locate(file, trace.source());
+    outputs.checkWritable();
+    Path source = designFile != null ? designFile : TraceDesigns.locate(file, trace.source(), "pass --design FILE");
     Design d = new DesignOptions().load(source);
     ReplayResult r;
     String engineNote = null;
@@ -74,8 +67,8 @@ final class ReplayCommand implements Callable<Integer> {
     switch (on) {
       case "model" -> {
         r = Replayer.replay(trace, d);
-        if (html != null) {
-          HtmlViews.trace(html, force, "trace", trace, d);
+        if (outputs.html != null) {
+          HtmlViews.trace(outputs.html, outputs.force, "trace", trace, d);
         }
       }
       case "impl", "gpu" -> {
@@ -92,9 +85,9 @@ final class ReplayCommand implements Callable<Integer> {
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
           engineNote = Reports.failures(rr.report());
-          Timelines.write(rr.report(), device, timelineJson, force);
-          if (html != null) {
-            HtmlViews.replay(html, force, trace, d, applied, "the engine (" + on + ")", rr.report());
+          outputs.writeTimeline(rr.report(), device);
+          if (outputs.html != null) {
+            HtmlViews.replay(outputs.html, outputs.force, trace, d, applied, "the engine (" + on + ")", rr.report());
           }
         }
       }

@@ -45,15 +45,8 @@ final class RunCommand implements Callable<Integer> {
       + "with the design's vram as budget (the rest held by a ballast), so running out is the driver's OOM.")
   String device = "simulated";
 
-  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "Write the run as a Chrome trace event file "
-      + "(open it in ui.perfetto.dev or chrome://tracing): thread, lock, device memory and, on the GPU, kernel tracks.")
-  Path timelineJson;
-
-  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the recorded events on a time axis as a self-contained HTML view there.")
-  Path html;
-
-  @Option(names = "--force", description = "Let --timeline-json or --html replace an existing file.")
-  boolean force;
+  @Mixin
+  RunOutputs outputs = new RunOutputs();
 
   @Override
   public Integer call() {
@@ -64,17 +57,16 @@ final class RunCommand implements Callable<Integer> {
     if (!device.equals("simulated") && !device.equals("gpu")) {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
-    Timelines.checkWritable(timelineJson, force);
-    Timelines.checkWritable(html, force);
+    outputs.checkWritable();
     Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
-      Timelines.write(r, dev, timelineJson, force);
+      outputs.writeTimeline(r, dev);
     }
-    if (html != null) {
-      HtmlViews.run(html, force, "run", d, file.toString(), r);
+    if (outputs.html != null) {
+      HtmlViews.run(outputs.html, outputs.force, "run", d, file.toString(), r);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);

@@ -44,7 +44,7 @@ final class ShowCommand implements Callable<Integer> {
       } catch (TraceFormatException e) {
         throw new CliError(e.getMessage());
       }
-      Design d = new DesignOptions().load(TraceDesigns.locate(f, t.source()));
+      Design d = new DesignOptions().load(TraceDesigns.locate(f, t.source(), "run show from the folder the trace's source path is relative to"));
       views.add(TraceViews.ofTrace(f.toString(), t, d));
     }
     HtmlViews.write(html, force, "interlock show: " + String.join(", ", files.stream().map(Path::toString).toList()), views);

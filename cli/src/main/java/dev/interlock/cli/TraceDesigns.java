@@ -9,8 +9,11 @@ import java.util.List;
 final class TraceDesigns {
   private TraceDesigns() {}
 
-  /** The design file of trace {@code file}: {@code recorded} from here, or from the trace's folder and the one above it. */
-  static Path locate(Path file, String recorded) {
+  /**
+   * The design file of trace {@code file}: {@code recorded} from here, or from the trace's folder and the one above it;
+   * {@code remedy} ends the message when none is found (what the command lets the user do about it).
+   */
+  static Path locate(Path file, String recorded, String remedy) {
     List<Path> tried = new ArrayList<>();
     Path p = Path.of(recorded);
     tried.add(p);
@@ -23,6 +26,6 @@ final class TraceDesigns {
         return c;
       }
     }
-    throw new CliError(file + ": design file '" + recorded + "' not found (looked at " + tried + "); pass --design FILE");
+    throw new CliError(file + ": design file '" + recorded + "' not found (looked at " + tried + "); " + remedy);
   }
 }

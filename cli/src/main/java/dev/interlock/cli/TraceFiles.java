@@ -14,6 +14,13 @@ import java.nio.file.StandardOpenOption;
 final class TraceFiles {
   private TraceFiles() {}
 
+  /** Fails (exit 2) when {@code path} (null: none) exists and {@code force} is off; before work that would write it. */
+  static void checkWritable(Path path, boolean force) {
+    if (path != null && !force && Files.exists(path)) {
+      throw new CliError(path + ": exists; not overwritten (pass --force to replace it)");
+    }
+  }
+
   /** Writes t to path; an existing file is replaced only with {@code force}, and then atomically. */
   static void write(Trace t, Path path, boolean force) {
     write(TraceFormat.print(t).getBytes(StandardCharsets.UTF_8), path, force, "trace");
