@@ -99,6 +99,8 @@ final class CheckCommand implements Callable<Integer> {
     if (allViolations && random != null) {
       throw new CliError("--all-violations needs the exhaustive search; leave out --random");
     }
+    TraceFiles.checkWritable(traceOut, force); // before the search, which may take minutes
+    TraceFiles.checkWritable(html, force);
     if (random != null) {
       return random(d, source);
     }
@@ -157,7 +159,7 @@ final class CheckCommand implements Callable<Integer> {
     if (traceOut != null && shown.isPresent()) {
       TraceFiles.write(shown.get(), traceOut, force);
     }
-    html(rr.violating(), d, "violating schedule");
+    html(shown, d, shrunk.isPresent() ? "shrunk violating schedule" : "violating schedule");
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       ObjectNode m = Json.object();

@@ -87,4 +87,27 @@ class HtmlViewCommandsTest {
     assertThat(again.err()).contains("exists; not overwritten");
     assertThat(again.out()).doesNotContain("request");
   }
+
+  @Test
+  void randomModeDrawsTheShrunkScheduleItPrints() throws Exception {
+    Path page = tmp.resolve("random.html");
+    CliTest.Run r = run("check", "designs/two-lock.design", "--threads", "gpu_worker=3", "--random", "100", "--seed", "7",
+        "--html", page.toString());
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.out()).contains("shrunk violating schedule (9 transitions");
+    assertThat(Files.readString(page)).contains("shrunk violating schedule").contains("OOM at transition 9");
+  }
+
+  @Test
+  void anExistingOutputStopsACheckBeforeItSearches() throws Exception {
+    Path page = tmp.resolve("exists.html");
+    Files.writeString(page, "mine");
+    Path trace = tmp.resolve("t.trace");
+    CliTest.Run r = run("check", "designs/two-lock.design", "--trace-out", trace.toString(), "--html", page.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains(page + ": exists; not overwritten");
+    assertThat(r.out()).doesNotContain("verdict");
+    assertThat(trace).doesNotExist();
+    assertThat(Files.readString(page)).isEqualTo("mine");
+  }
 }
