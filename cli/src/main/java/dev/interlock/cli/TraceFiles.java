@@ -42,9 +42,13 @@ final class TraceFiles {
         Files.write(path, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         return;
       }
-      Path tmp = Files.createTempFile(parent, ".trace-", ".tmp");
-      Files.write(tmp, bytes);
-      Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Path tmp = Files.createTempFile(parent, ".interlock-", ".tmp");
+      try {
+        Files.write(tmp, bytes);
+        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(tmp); // gone after the move; left only when the write or the move failed
+      }
     } catch (FileAlreadyExistsException e) {
       throw new CliError(path + ": exists; not overwritten (pass --force to replace it)");
     } catch (IOException e) {

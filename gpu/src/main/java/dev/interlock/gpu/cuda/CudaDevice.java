@@ -22,6 +22,7 @@ import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuStreamCreate;
+import static jcuda.driver.JCudaDriver.cuStreamDestroy;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 
@@ -187,7 +188,7 @@ public final class CudaDevice implements Device, ProvingKernels {
     }
   }
 
-  /** The most kernel timings kept; later ones are counted, not kept (a benchmark of many proofs stays bounded). */
+  /** The most kernel timings kept; later ones are dropped (a benchmark of many proofs stays bounded in memory). */
   static final int MAX_TIMINGS = 1 << 20;
   /**
    * How old a clock anchor may get before a launch makes a new one: cuEventElapsedTime answers in float
@@ -612,6 +613,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       anchors.forEach(a -> cuEventDestroy(a.event()));
       anchors.clear();
     }
+    cuStreamDestroy(anchorStream);
     cuDevicePrimaryCtxRelease(dev);
   }
 

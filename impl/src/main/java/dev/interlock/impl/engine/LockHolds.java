@@ -29,9 +29,10 @@ import java.util.Optional;
  * How long a run's threads held each mutex and semaphore, and how long they waited for it, from the run's events.
  *
  * <p>Why: a design that serializes the GPU section shows as one lock held for most of each partition while the
- * other workers wait; these figures say so without a timeline. A hold runs from {@code lock M} (or {@code acquire S
- * n}) to the same thread's {@code unlock M} (or {@code release S n}); the wait before it from the thread's previous
- * event to the taking one (the engine records a lock when it is taken, so that gap is the time spent blocked plus
+ * other workers wait; these figures say so without a timeline. A hold runs while the thread holds the lock: from the
+ * step that takes its first permit ({@code lock M}, {@code acquire S n}) to the one that gives back its last
+ * ({@code unlock M}, {@code release S n}), as the model counts a thread's permits, so {@code acquire s 1; acquire s 1;
+ * release s 2} is one hold. Every taking step has a wait before it, from the thread's previous event to the taking one (the engine records a lock when it is taken, so that gap is the time spent blocked plus
  * the engine's own step overhead). Failed events take and give back nothing; a hold the log does not close is left
  * out.
  */
@@ -91,16 +92,23 @@ public final class LockHolds {
     List<Interval> out = new ArrayList<>();
     Map<String, Long> lastEvent = new HashMap<>();
     Map<List<String>, Long> takenAt = new HashMap<>();
+    Map<List<String>, Integer> held = new HashMap<>();
     for (Event e : events) {
       Optional<Use> use = e.failure().isEmpty() ? e.step().accept(USE) : Optional.empty();
       if (use.isPresent()) {
         String name = use.get().lock();
-        if (use.get().takes()) {
-          Long before = lastEvent.get(e.thread());
-          out.add(new Interval(name, e.thread(), Kind.WAIT, before == null ? e.nanos() : before, e.nanos()));
-          takenAt.put(List.of(e.thread(), name), e.nanos());
-        } else {
-          Long at = takenAt.remove(List.of(e.thread(), name));
+        List<String> key = List.of(e.thread(), name);
+        int before = held.getOrDefault(key, 0);
+        int after = Math.max(0, before + use.get().permits());
+        held.put(key, after);
+        if (use.get().permits() > 0) {
+          Long previous = lastEvent.get(e.thread());
+          out.add(new Interval(name, e.thread(), Kind.WAIT, previous == null ? e.nanos() : previous, e.nanos()));
+          if (before == 0) {
+            takenAt.put(key, e.nanos());
+          }
+        } else if (after == 0) {
+          Long at = takenAt.remove(key);
           if (at != null) {
             out.add(new Interval(name, e.thread(), Kind.HOLD, at, e.nanos()));
           }
@@ -125,28 +133,29 @@ public final class LockHolds {
   }
 
   /** A step's use of a mutex or semaphore: it takes {@code lock}, or gives it back. */
-  private record Use(String lock, boolean takes) {}
+  /** A step's use of a lock: the permits it takes (positive) or gives back (negative); a mutex is one permit. */
+  private record Use(String lock, int permits) {}
 
   /** What a step does to a lock, if anything. */
   private static final Step.Visitor<Optional<Use>> USE = new Step.Visitor<>() {
     @Override
     public Optional<Use> lock(Lock s) {
-      return Optional.of(new Use(s.mutex(), true));
+      return Optional.of(new Use(s.mutex(), 1));
     }
 
     @Override
     public Optional<Use> unlock(Unlock s) {
-      return Optional.of(new Use(s.mutex(), false));
+      return Optional.of(new Use(s.mutex(), -1));
     }
 
     @Override
     public Optional<Use> acquire(Acquire s) {
-      return Optional.of(new Use(s.semaphore(), true));
+      return Optional.of(new Use(s.semaphore(), s.permits()));
     }
 
     @Override
     public Optional<Use> release(Release s) {
-      return Optional.of(new Use(s.semaphore(), false));
+      return Optional.of(new Use(s.semaphore(), -s.permits()));
     }
 
     @Override

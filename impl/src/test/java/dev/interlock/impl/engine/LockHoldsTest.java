@@ -62,6 +62,20 @@ class LockHoldsTest {
   }
 
   @Test
+  void aHoldLastsWhileTheThreadHoldsAnyPermitAsTheModelCountsThem() {
+    at(0, "w#0", "acquire s 1");
+    at(4, "w#0", "acquire s 1"); // a second take: a wait, but the hold that began at 0 goes on
+    at(10, "w#0", "release s 2");
+    at(20, "w#0", "acquire s 2");
+    at(25, "w#0", "release s 1"); // one permit still held
+    at(40, "w#0", "release s 1");
+    assertThat(LockHolds.intervals(log)).filteredOn(i -> i.kind() == LockHolds.Kind.HOLD).containsExactly(
+        new LockHolds.Interval("s", "w#0", LockHolds.Kind.HOLD, 0, 10_000_000),
+        new LockHolds.Interval("s", "w#0", LockHolds.Kind.HOLD, 20_000_000, 40_000_000));
+    assertThat(LockHolds.of(log).get("s").waitedMillis()).hasSize(3);
+  }
+
+  @Test
   void failedStepsTakeNothingAndUnclosedHoldsAreLeftOut() {
     at(0, "w#0", "lock m");
     log.add(new Event(2, "w#1", 0, TestDesigns.step("acquire s 20"), Optional.empty(), 0, 0, 5_000_000,

@@ -34,10 +34,6 @@ final class LenientReplay {
     }
   }
 
-  Model model() {
-    return model;
-  }
-
   /** The model's thread index of each name, -1 for a thread this model does not have. */
   int[] indices(List<String> names) {
     return names.stream().mapToInt(n -> index.getOrDefault(n, -1)).toArray();
