@@ -2,11 +2,10 @@ package dev.interlock.model.check;
 
 import dev.interlock.model.design.Design;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.trace.Parameters;
 import dev.interlock.model.trace.Trace;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,9 +16,9 @@ import java.util.Set;
  * The result of {@link Checker#check}.
  *
  * @param design          the design as checked (parameters applied)
- * @param verdict         SAFE, the primary violation (by {@link Checker#RANK}), or LIMIT
- * @param counterexample  the primary counterexample: a shortest trace to the violation, at the minimal thread counts
- * @param threads         its per-role thread counts (the fewest that show it); the checked counts otherwise
+ * @param verdict         SAFE, the primary counterexample's violation, or LIMIT
+ * @param primary         the primary counterexample (by {@link Checker#RANK}): a shortest trace to the violation, at
+ *                        the fewest threads that show it; present exactly when the verdict is a violation
  * @param overlap         the answer to the overlap query, when one was asked
  * @param search          statistics of the search at the checked counts
  * @param smallerConfigs  configurations with fewer threads that were searched to minimize the counterexamples
@@ -29,25 +28,24 @@ import java.util.Set;
  * @param stoppedSearches searches (at the checked or smaller counts) that the state limit stopped: when positive, a
  *                        violation may be missing from {@code others} and one with fewer threads may exist
  */
-public record CheckReport(Design design, Verdict verdict, Optional<Trace> counterexample, Map<String, Integer> threads,
+public record CheckReport(Design design, Verdict verdict, Optional<Counterexample> primary,
     Optional<OverlapAnswer> overlap, Exploration search, int smallerConfigs, double minimizeSeconds,
     List<Counterexample> others, int stoppedSearches) {
   public CheckReport {
     Objects.requireNonNull(design, "design");
     Objects.requireNonNull(verdict, "verdict");
-    threads = Collections.unmodifiableMap(new LinkedHashMap<>(threads));
+    Objects.requireNonNull(primary, "primary");
     others = List.copyOf(others);
-    if ((verdict instanceof Verdict.Unsafe) != counterexample.isPresent()) {
-      throw new IllegalArgumentException("a counterexample comes with a violation and only then");
+    if (primary.isPresent() ? !verdict.equals(new Verdict.Unsafe(primary.get().violation()))
+        : verdict instanceof Verdict.Unsafe) {
+      throw new IllegalArgumentException("the verdict " + verdict.label() + " must be the primary counterexample's violation, "
+          + primary.map(c -> c.violation().kind().name()).orElse("none"));
     }
-    if (!others.isEmpty() && !(verdict instanceof Verdict.Unsafe)) {
+    if (!others.isEmpty() && primary.isEmpty()) {
       throw new IllegalArgumentException("other violations come with a violation only");
     }
     Set<ViolationKind> kinds = EnumSet.noneOf(ViolationKind.class);
-    if (verdict instanceof Verdict.Unsafe u) {
-      kinds.add(u.violation().kind());
-    }
-    for (Counterexample c : others) {
+    for (Counterexample c : violationsOf(primary, others)) {
       if (!kinds.add(c.violation().kind())) {
         throw new IllegalArgumentException("violation kind " + c.violation().kind() + " reported twice");
       }
@@ -58,14 +56,25 @@ public record CheckReport(Design design, Verdict verdict, Optional<Trace> counte
     }
   }
 
+  /** The primary counterexample's trace, when the verdict is a violation. */
+  public Optional<Trace> counterexample() {
+    return primary.map(Counterexample::trace);
+  }
+
+  /** Per-role thread counts of the primary counterexample (the fewest that show it); the checked counts otherwise. */
+  public Map<String, Integer> threads() {
+    return primary.map(Counterexample::threads).orElseGet(() -> Parameters.of(design).threads());
+  }
+
   /** The primary counterexample and the others, in the order of the rule; empty unless the verdict is a violation. */
   public List<Counterexample> violations() {
-    if (!(verdict instanceof Verdict.Unsafe u)) {
-      return List.of();
-    }
+    return violationsOf(primary, others);
+  }
+
+  private static List<Counterexample> violationsOf(Optional<Counterexample> primary, List<Counterexample> others) {
     List<Counterexample> all = new ArrayList<>();
-    all.add(new Counterexample(u.violation(), threads, counterexample.orElseThrow()));
+    primary.ifPresent(all::add);
     all.addAll(others);
-    return all;
+    return List.copyOf(all);
   }
 }

@@ -10,7 +10,6 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,14 +74,21 @@ public final class Checker {
    * checked are not violations of the checked configuration and are not reported. Without minimization every kind is
    * ranked at the checked counts.
    *
-   * <p>How, in three kinds of search: (1) smaller configurations by total threads, each up to its shortest
-   * violations, until a total shows one: their kinds are the candidates; (2) the checked counts, until every candidate
-   * has shown there (exhaustively with {@link Options#allViolations}, or when a candidate does not show); (3) for each
-   * kind seen in (2), totals upward from the first that violated until it shows. The other kinds are then complete
-   * exactly when (2) was exhaustive.
+   * <p>How, in four kinds of search: (0) the checked counts up to their shortest violations (exhaustively with
+   * {@link Options#allViolations}): if there is none, the verdict is SAFE or LIMIT and nothing else is searched;
+   * (1) smaller configurations by total threads, each up to its shortest violations, until a total shows one: their
+   * kinds are the candidates; (2) the checked counts again, until every candidate has shown there (or a candidate does
+   * not show), only when (0) stopped before one of them had; (3) for each kind seen in (2), totals upward from the
+   * first that violated until it shows. The other kinds are then complete exactly when (2) was exhaustive.
    */
   public static CheckReport check(Design design, String source, Options options) {
     Searches searches = new Searches(source, options);
+    Exploration first = searches.checked(design, options.allViolations() ? EnumSet.allOf(ViolationKind.class) : Set.of());
+    if (first.findings().isEmpty()) {
+      Verdict v = first.limitReached() ? new Verdict.LimitReached(options.maxStates()) : new Verdict.Safe();
+      return new CheckReport(design, v, Optional.empty(), overlap(options, first), first, searches.tried,
+          searches.seconds(), List.of(), searches.stopped(first));
+    }
     List<int[]> smaller = options.minimize() ? smallerCounts(design) : List.of();
     Set<ViolationKind> candidates = EnumSet.noneOf(ViolationKind.class);
     Map<String, Exploration> firstLevel = new HashMap<>();
@@ -98,33 +104,22 @@ public final class Checker {
         from = end;
       }
     }
-    Set<ViolationKind> until = options.allViolations() ? EnumSet.allOf(ViolationKind.class) : candidates;
-    Exploration main = Explorer.explore(new Model(design), source,
-        new Explorer.Options(options.maxStates(), options.symmetry(), true, options.overlap(), until));
-    searches.stopped += main.limitReached() ? 1 : 0;
-    Optional<OverlapAnswer> overlap = options.overlap().map(q -> new OverlapAnswer(q,
-        main.witness().isPresent() ? OverlapAnswer.Reachability.REACHABLE
-            : main.limitReached() ? OverlapAnswer.Reachability.UNKNOWN : OverlapAnswer.Reachability.UNREACHABLE,
-        main.witness()));
-    if (main.findings().isEmpty()) {
-      Verdict v = main.limitReached() ? new Verdict.LimitReached(options.maxStates()) : new Verdict.Safe();
-      return new CheckReport(design, v, Optional.empty(), counts(design), overlap, main, searches.tried,
-          searches.seconds(), List.of(), searches.stopped);
-    }
+    // a search that went on would give the same exploration when (0) was exhaustive, was stopped by the limit, or saw
+    // every candidate: the stopping rule then holds at the same level
+    Exploration main = first.exhaustive() || first.limitReached() || kinds(first).containsAll(candidates) ? first
+        : searches.checked(design, candidates);
     Map<ViolationKind, Counterexample> found = new EnumMap<>(ViolationKind.class);
-    Set<ViolationKind> open = EnumSet.noneOf(ViolationKind.class);
-    main.findings().forEach(f -> open.add(f.violation().kind()));
+    Set<ViolationKind> open = kinds(main);
     while (from < smaller.size() && !open.isEmpty()) {
       int end = levelEnd(smaller, from);
       Map<ViolationKind, Counterexample> level = new EnumMap<>(ViolationKind.class);
       for (int i = from; i < end; i++) {
         Exploration known = firstLevel.get(Arrays.toString(smaller.get(i)));
         Exploration e = known != null && kinds(known).containsAll(open) ? known : searches.smaller(design, smaller.get(i), open);
-        Map<String, Integer> threads = counts(design.withThreadCounts(smaller.get(i)));
         for (Finding f : e.findings()) {
           ViolationKind k = f.violation().kind();
           if (open.contains(k) && (!level.containsKey(k) || f.trace().length() < level.get(k).length())) {
-            level.put(k, new Counterexample(f.violation(), threads, f.trace()));
+            level.put(k, new Counterexample(f.violation(), f.trace()));
           }
         }
       }
@@ -133,22 +128,29 @@ public final class Checker {
       from = end;
     }
     for (Finding f : main.findings()) {
-      found.putIfAbsent(f.violation().kind(), new Counterexample(f.violation(), counts(design), f.trace()));
+      found.putIfAbsent(f.violation().kind(), new Counterexample(f.violation(), f.trace()));
     }
     List<Counterexample> ranked = found.values().stream().sorted(RANK).toList();
-    Counterexample primary = ranked.get(0);
-    return new CheckReport(design, new Verdict.Unsafe(primary.violation()), Optional.of(primary.trace()),
-        primary.threads(), overlap, main, searches.tried, searches.seconds(), ranked.subList(1, ranked.size()),
-        searches.stopped);
+    return new CheckReport(design, new Verdict.Unsafe(ranked.get(0).violation()), Optional.of(ranked.get(0)),
+        overlap(options, main), main, searches.tried, searches.seconds(), ranked.subList(1, ranked.size()),
+        searches.stopped(main));
   }
 
-  /** Searches of smaller configurations, counted and timed, and the count of searches the state limit stopped. */
+  /** The answer to the overlap query, from the search at the checked counts. */
+  private static Optional<OverlapAnswer> overlap(Options options, Exploration main) {
+    return options.overlap().map(q -> new OverlapAnswer(q,
+        main.witness().isPresent() ? OverlapAnswer.Reachability.REACHABLE
+            : main.limitReached() ? OverlapAnswer.Reachability.UNKNOWN : OverlapAnswer.Reachability.UNREACHABLE,
+        main.witness()));
+  }
+
+  /** Searches of the checked and smaller configurations; those of smaller ones counted and timed, with how many the limit stopped. */
   private static final class Searches {
     private final String source;
     private final Options options;
     private long nanos;
     private int tried;
-    private int stopped;
+    private int stoppedSmaller;
 
     Searches(String source, Options options) {
       this.source = source;
@@ -160,9 +162,20 @@ public final class Checker {
       long start = System.nanoTime();
       Exploration e = Explorer.explore(new Model(design.withThreadCounts(counts)), source,
           new Explorer.Options(options.maxStates(), options.symmetry(), true, Optional.empty(), until));
-      stopped += e.limitReached() ? 1 : 0;
+      stoppedSmaller += e.limitReached() ? 1 : 0;
       nanos += System.nanoTime() - start;
       return e;
+    }
+
+    /** A search of the checked counts, with the overlap query, until the kinds of {@code until} have shown. */
+    Exploration checked(Design design, Set<ViolationKind> until) {
+      return Explorer.explore(new Model(design), source,
+          new Explorer.Options(options.maxStates(), options.symmetry(), true, options.overlap(), until));
+    }
+
+    /** Searches the state limit stopped: those of smaller configurations and {@code main}, the one reported. */
+    int stopped(Exploration main) {
+      return stoppedSmaller + (main.limitReached() ? 1 : 0);
     }
 
     /** Wall time of the searches of smaller configurations. */
@@ -213,11 +226,5 @@ public final class Checker {
     }
     all.sort(Comparator.<int[]>comparingInt(v -> Arrays.stream(v).sum()).thenComparing(Arrays::compare));
     return all;
-  }
-
-  private static Map<String, Integer> counts(Design d) {
-    Map<String, Integer> m = new LinkedHashMap<>();
-    d.roles().forEach(r -> m.put(r.name(), r.threads()));
-    return m;
   }
 }

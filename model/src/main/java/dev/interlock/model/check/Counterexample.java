@@ -3,8 +3,6 @@ package dev.interlock.model.check;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,28 +11,25 @@ import java.util.Objects;
  * to pick the primary counterexample and lists as the others.
  *
  * @param violation the violation, explained at the end of {@code trace}
- * @param threads   per-role thread counts of the configuration the trace runs in (those of the trace)
- * @param trace     a shortest trace to a violation of this kind at those counts
+ * @param trace     a shortest trace to a violation of this kind, in the configuration of its parameters
  */
-public record Counterexample(Violation violation, Map<String, Integer> threads, Trace trace) {
+public record Counterexample(Violation violation, Trace trace) {
   public Counterexample {
     Objects.requireNonNull(violation, "violation");
     Objects.requireNonNull(trace, "trace");
-    threads = Collections.unmodifiableMap(new LinkedHashMap<>(threads));
-    if (threads.isEmpty() || threads.values().stream().anyMatch(n -> n < 1)) {
-      throw new IllegalArgumentException("thread counts must be positive, got " + threads);
-    }
-    if (!threads.equals(trace.params().threads())) {
-      throw new IllegalArgumentException("thread counts " + threads + " differ from the trace's " + trace.params().threads());
-    }
     if (!(trace.outcome() instanceof Outcome.Violated v) || !v.violation().equals(violation)) {
       throw new IllegalArgumentException("the trace must end in " + violation + ", it ends in " + trace.outcome());
     }
   }
 
+  /** Per-role thread counts of the configuration the trace runs in: the trace's own. */
+  public Map<String, Integer> threads() {
+    return trace.params().threads();
+  }
+
   /** Threads over all roles: the first key of the checker's ranking. */
   public int totalThreads() {
-    return threads.values().stream().mapToInt(Integer::intValue).sum();
+    return threads().values().stream().mapToInt(Integer::intValue).sum();
   }
 
   /** Transitions of the trace: the second key of the ranking. */

@@ -137,6 +137,29 @@ class CheckerTest {
         .containsExactly(org.assertj.core.groups.Tuple.tuple(ViolationKind.OOM, Map.of("w", 2), 14));
   }
 
+  /** OOM with both threads in 2 transitions, first at the checked counts; RELEASE_EXCESS with 1 thread in 9. */
+  private static final String LATE = "design late\nvram 10GiB\nsemaphore sem 1\nrole w x2\n"
+      + "  alloc a 6GiB\n  cpu c1\n  cpu c2\n  cpu c3\n  free a\n  release sem 1\n";
+
+  @Test
+  void aKindOfFewerThreadsIsFoundAtTheCheckedCountsEvenWhenTheirFirstViolationIsAnother() {
+    CheckReport r = check(TestDesigns.parse(LATE));
+    assertThat(r.verdict().label()).isEqualTo("RELEASE_EXCESS");
+    assertThat(r.threads()).isEqualTo(Map.of("w", 1));
+    assertThat(r.counterexample().orElseThrow().length()).isEqualTo(9);
+    assertThat(r.others()).extracting(c -> c.violation().kind(), Counterexample::threads, Counterexample::length)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(ViolationKind.OOM, Map.of("w", 2), 2));
+  }
+
+  @Test
+  void aSafeDesignCostsOneSearch() {
+    CheckReport r = check(TestDesigns.shipped("single-lock"));
+    assertThat(r.verdict()).isEqualTo(new Verdict.Safe());
+    assertThat(Checker.smallerCounts(r.design())).isNotEmpty();
+    assertThat(r.smallerConfigs()).as("fewer threads cannot change a SAFE verdict").isZero();
+    assertThat(r.search().exhaustive()).isTrue();
+  }
+
   @Test
   void aStateLimitThatStopsASearchIsReported() {
     // 35 states: the checked counts (44 states in all) show RELEASE_EXCESS, but the limit stops them before OOM
@@ -152,11 +175,13 @@ class CheckerTest {
   void reportsRejectAKindTwice() {
     CheckReport r = check(TestDesigns.parse(RULE));
     Counterexample primary = r.violations().get(0);
-    assertThatThrownBy(() -> new CheckReport(r.design(), r.verdict(), r.counterexample(), r.threads(), r.overlap(),
+    assertThatThrownBy(() -> new CheckReport(r.design(), r.verdict(), r.primary(), r.overlap(),
         r.search(), r.smallerConfigs(), r.minimizeSeconds(), List.of(primary), 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("twice");
-    assertThatThrownBy(() -> new Counterexample(primary.violation(), Map.of("w", 2), primary.trace()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("differ");
+    assertThatThrownBy(() -> new CheckReport(r.design(), new Verdict.Safe(), r.primary(), r.overlap(),
+        r.search(), r.smallerConfigs(), r.minimizeSeconds(), List.of(), 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be the primary");
+    assertThat(primary.threads()).isEqualTo(primary.trace().params().threads());
   }
 
   @Test
