@@ -95,7 +95,11 @@ public final class HtmlPage {
     v.lanes().forEach(l -> lanes.addArray().add(l.thread()).add(l.task()).add(l.roleThread()));
     ArrayNode marks = o.putArray("marks");
     v.marks().forEach(m -> marks.addArray().add(m.x()).add(m.lane()).add(m.index()).add(m.step()).add(m.phase())
-        .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0).add(m.category().key()));
+        .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0).add(m.category().ordinal()));
+    ArrayNode categories = o.putArray("categories");
+    for (StepCategory c : StepCategory.values()) {
+      categories.add(c.key());
+    }
     ArrayNode boxes = o.putArray("boxes");
     v.boxes().forEach(x -> boxes.addArray().add(x.lane()).add(x.name()).add(x.kernel() ? 1 : 0).add(x.from()).add(x.to())
         .add(x.open() ? 1 : 0));

@@ -129,7 +129,7 @@
     var mw = v.axis === 'transition' ? Math.max(2, Math.min(6, COL - 2)) : 2;
     v.marks.forEach(function (m, k) {
       var y = lanesTop + m[1] * LANE + 5;
-      var cls = m[7] ? 'mk mk-failed' : kind(m[8]);
+      var cls = m[7] ? 'mk mk-failed' : kind(v.categories[m[8]]);
       var w = m[7] ? Math.max(mw, 4) : mw;
       o.push('<rect class="' + cls + '" data-k="' + k + '" x="' + f(g.center(m[0]) - w / 2) + '" y="' + y + '" width="' + w + '" height="' + (LANE - 10) + '"/>');
     });

@@ -156,7 +156,9 @@ class TraceViewsTest {
     assertThat(StepCategory.of(TestDesigns.step("kernel k uses a"))).isEqualTo(StepCategory.INTERVAL);
     // a step whose text starts like another kind's is categorised by its type: 'release' is a lock step, 'free' memory
     assertThat(StepCategory.of(TestDesigns.step("release s 1"))).isEqualTo(StepCategory.LOCK);
-    assertThat(HtmlPage.render("two-lock", List.of(twoLock()))).contains("\"lock mem_mtx\",\"\",0,0,0,\"lock\"]");
+    String html = HtmlPage.render("two-lock", List.of(twoLock()));
+    assertThat(html).contains("\"lock mem_mtx\",\"\",0,0,0," + StepCategory.LOCK.ordinal() + "]")
+        .contains("\"categories\":[\"lock\",\"memory\",\"interval\",\"task\",\"branch\"]");
   }
 
   @Test
