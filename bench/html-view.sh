@@ -31,7 +31,7 @@ for axis in time column; do
   page="$dir/$axis.html"
   echo "$axis axis: file $(stat -c %s "$page") bytes"
   for i in 1 2 3; do
-    read -r _ drawn _ painted _ elements _ canvases < <(python3 bench/page-timing.py "$browser" "$page" "$dir/profile")
+    read -r _ drawn _ painted _ elements _ canvases < <(python3 bench/page-timing.py "$browser" "$page" "$dir/profile-$axis-$i")
     echo "  load $i  drawn ${drawn} ms, painted ${painted} ms, ${elements} svg elements, ${canvases} canvases (goal: under 2000 ms)"
   done
 done

@@ -29,6 +29,7 @@ def main():
 
     proc = subprocess.Popen(
         [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000", "--remote-debugging-pipe",
+         "--disable-breakpad", "--disable-crash-reporter", "--no-first-run",
          "--user-data-dir=" + profile, "about:blank"],
         close_fds=False, preexec_fn=child_fds, stdout=subprocess.DEVNULL,
         stderr=None if os.environ.get("PAGE_TIMING_DEBUG") else subprocess.DEVNULL)
@@ -78,16 +79,19 @@ def main():
                 break
         # resolves when the page has recorded its painted time; polls the attribute on the page's own timer
         expr = """new Promise(function (done) {
+          var polls = 0;
           (function poll() {
             var b = document.body, p = b && b.getAttribute('data-painted-ms');
             if (p) {
               done([b.getAttribute('data-rendered-ms'), p,
                     document.querySelectorAll('svg rect, svg path, svg text, svg line, svg image').length,
                     document.querySelectorAll('canvas').length]);
-            } else { setTimeout(poll, 20); }
+            } else if (++polls > 3000) { done(null); } else { setTimeout(poll, 20); }
           })();
         })"""
         r = call("Runtime.evaluate", {"expression": expr, "awaitPromise": True, "returnByValue": True}, session)
+        if r["result"].get("value") is None:
+            raise SystemExit("page-timing.py: the page set no data-painted-ms within 60 s of its load event")
         drawn, painted, elements, canvases = r["result"]["value"]
         print("drawn %s painted %s elements %d canvases %d" % (drawn, painted, elements, canvases))
         send("Browser.close")
