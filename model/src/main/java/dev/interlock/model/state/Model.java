@@ -916,7 +916,7 @@ public final class Model {
         String blocking = a.async() || !DeviceMemory.fits(design.vram(), s[LIVE], a.bytes()) ? ""
             : Sizes.format(pending) + " cached whose free no synchronization has seen + ";
         yield who + ": " + Sizes.format(s[LIVE]) + " live + " + blocking + Sizes.format(a.bytes()) + " requested > "
-            + Sizes.format(design.vram()) + " vram" + liveBuffers(s);
+            + Sizes.format(design.vram()) + " vram" + liveBuffersText(s);
       }
       case DEADLOCK -> who + ": locks a mutex it already holds";
       case LEAK -> v.next().orElseThrow() instanceof Alloc a && v.buffers().containsKey(a.buffer()) && !a.keep()
@@ -939,10 +939,19 @@ public final class Model {
     return List.copyOf(jobBuffers(l, s, base, frame).keySet());
   }
 
-  private String liveBuffers(long[] s) {
-    List<String> parts = new ArrayList<>();
+  private String liveBuffersText(long[] s) {
+    List<String> parts = liveBuffers(s).stream().map(LiveBuffer::describe).toList();
+    return parts.isEmpty() ? "" : " (live: " + String.join(", ", parts) + ")";
+  }
+
+  /**
+   * The buffers live in state s: resident ones, then per worker its job buffers by job slot and its kept buffers. The
+   * one naming of live buffers: {@link #explain} and the views use it.
+   */
+  public List<LiveBuffer> liveBuffers(long[] s) {
+    List<LiveBuffer> out = new ArrayList<>();
     for (ResidentBuffer b : design.buffers()) {
-      parts.add(b.name() + "=" + Sizes.format(b.bytes()));
+      out.add(new LiveBuffer("", b.name(), b.name(), b.bytes(), false));
     }
     for (int w = 0; w < workerBase.length; w++) {
       WorkerLayout l = layouts[workerRole[w]];
@@ -950,11 +959,11 @@ public final class Model {
       int base = workerBase[w];
       for (int f = 0; f < l.frames; f++) {
         String prefix = l.frames == 1 ? name : name + "@" + (f + 1);
-        jobBuffers(l, s, base, f).forEach((b, bytes) -> parts.add(prefix + "." + b + "=" + Sizes.format(bytes)));
+        jobBuffers(l, s, base, f).forEach((b, bytes) -> out.add(new LiveBuffer(name, b, prefix + "." + b, bytes, false)));
       }
-      keptBuffers(l, s, base).forEach((b, bytes) -> parts.add(name + "." + b + "=" + Sizes.format(bytes) + " kept"));
+      keptBuffers(l, s, base).forEach((b, bytes) -> out.add(new LiveBuffer(name, b, name + "." + b, bytes, true)));
     }
-    return parts.isEmpty() ? "" : " (live: " + String.join(", ", parts) + ")";
+    return out;
   }
 
   /** Why state s is deadlocked: each unfinished thread's position and what it waits for. */

@@ -92,10 +92,14 @@ public final class HtmlPage {
     o.put("axis", v.axis() == TraceView.Axis.TIME ? "time" : "transition");
     o.put("vram", v.vram());
     ArrayNode lanes = o.putArray("lanes");
-    v.lanes().forEach(l -> lanes.addArray().add(l.thread()).add(l.task()));
+    v.lanes().forEach(l -> lanes.addArray().add(l.thread()).add(l.task()).add(l.roleThread()));
     ArrayNode marks = o.putArray("marks");
     v.marks().forEach(m -> marks.addArray().add(m.x()).add(m.lane()).add(m.index()).add(m.step()).add(m.phase())
-        .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0));
+        .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0).add(m.category().ordinal()));
+    ArrayNode categories = o.putArray("categories");
+    for (StepCategory c : StepCategory.values()) {
+      categories.add(c.key());
+    }
     ArrayNode boxes = o.putArray("boxes");
     v.boxes().forEach(x -> boxes.addArray().add(x.lane()).add(x.name()).add(x.kernel() ? 1 : 0).add(x.from()).add(x.to())
         .add(x.open() ? 1 : 0));
@@ -105,7 +109,7 @@ public final class HtmlPage {
     v.holds().forEach(h -> holds.addArray().add(h.lock()).add(h.holder()).add(h.permits()).add(h.from()).add(h.to())
         .add(h.open() ? 1 : 0));
     ArrayNode series = o.putArray("series");
-    v.series().forEach(s -> series.addArray().add(s.owner()).add(s.buffer()));
+    v.series().forEach(s -> series.addArray().add(s.worker()).add(s.buffer()).add(s.label()).add(s.kept() ? 1 : 0));
     ArrayNode samples = o.putArray("samples");
     for (TraceView.Sample s : v.samples()) {
       ArrayNode row = samples.addArray();

@@ -51,8 +51,21 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
     TIME
   }
 
-  /** A thread's lane; {@code task} for a task thread, drawn under its role thread. */
-  public record Lane(String thread, boolean task) {}
+  /** A thread's lane and the role thread it belongs to (itself for a role thread); a task thread's lane is drawn under its role thread's. */
+  public record Lane(String thread, String roleThread) {
+    public Lane {
+      Objects.requireNonNull(thread, "thread");
+      Objects.requireNonNull(roleThread, "roleThread");
+      if (!thread.startsWith(roleThread)) {
+        throw new IllegalArgumentException(thread + " is not a thread of " + roleThread);
+      }
+    }
+
+    /** Whether this is a task thread's lane. */
+    public boolean task() {
+      return !thread.equals(roleThread);
+    }
+  }
 
   /**
    * One transition.
@@ -61,12 +74,13 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
    * @param lane   index into {@link #lanes}
    * @param index  1-based transition index
    * @param step   the step's text
+   * @param category what kind of step it is, from its type: the mark's colour
    * @param phase  begin, end, then, else, or empty
    * @param used   device bytes in use after it, as the trace or run recorded them
    * @param cached pool-cached bytes after it, as recorded
    * @param failed whether the step failed (the violating transition of a trace, a failed event of a run)
    */
-  public record Mark(long x, int lane, int index, String step, String phase, long used, long cached, boolean failed) {}
+  public record Mark(long x, int lane, int index, String step, StepCategory category, String phase, long used, long cached, boolean failed) {}
 
   /** A cpu or kernel interval of a lane from begin to end (or to the end of the trace, {@code open}). */
   public record Box(int lane, String name, boolean kernel, long from, long to, boolean open) {}
@@ -74,11 +88,16 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
   /** A lock held by a thread: a mutex ({@code permits} 1) or permits of a semaphore, from take to give back. */
   public record Hold(int lock, String holder, int permits, long from, long to, boolean open) {}
 
-  /** A live buffer: its name and the thread that owns it ({@code device} for the design's resident buffers). */
-  public record Series(String owner, String buffer) {
-    /** {@code owner.buffer}, as the model's messages name live buffers. */
-    public String label() {
-      return owner + "." + buffer;
+  /**
+   * A live buffer, as the model names it ({@link dev.interlock.model.state.LiveBuffer}): the role thread that owns it
+   * (empty for the design's resident buffers), its name in the design, its label in the model's messages, and whether
+   * it is kept across jobs.
+   */
+  public record Series(String worker, String buffer, String label, boolean kept) {
+    public Series {
+      Objects.requireNonNull(worker, "worker");
+      Objects.requireNonNull(buffer, "buffer");
+      Objects.requireNonNull(label, "label");
     }
   }
 
@@ -111,7 +130,7 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
    * @param requested   for a failed allocation, the bytes it asked for
    * @param live        live bytes just before the transition, empty where the model could not follow
    * @param free        free bytes (vram minus live and cached) just before it, likewise
-   * @param liveBuffers the buffers live just before it, with their sizes
+   * @param liveBuffers the buffers live just before it, as the model's messages list them ({@code label=SIZE})
    */
   public record Highlight(String verdict, int index, long x, long fromX, String message, Optional<Long> requested,
       Optional<Long> live, Optional<Long> free, List<String> liveBuffers) {

@@ -3,9 +3,10 @@ package dev.interlock.view.html;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.model.design.Design;
-import dev.interlock.model.design.ResidentBuffer;
 import dev.interlock.model.design.Semaphore;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.design.SpawnTree;
+import dev.interlock.model.state.LiveBuffer;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.ThreadView;
@@ -169,7 +170,7 @@ public final class TraceViews {
         ViolationKind v = Model.violation(code);
         // a deadlocked final state: its last step moved, the state is the violation
         boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK);
-        marks.add(new TraceView.Mark(r.x(), lane, r.index(), r.step().text(), r.phase().map(Phase::label).orElse(""),
+        marks.add(new TraceView.Mark(r.x(), lane, r.index(), r.step().text(), StepCategory.of(r.step()), r.phase().map(Phase::label).orElse(""),
             r.used(), r.cached(), fails));
         if (t < 0 || code == Model.BLOCKED || (v != null) != fails) {
           following = false;
@@ -209,7 +210,7 @@ public final class TraceViews {
       }));
       for (String n : names) {
         laneOf.put(n, lanes.size());
-        lanes.add(new TraceView.Lane(n, n.contains("/")));
+        lanes.add(new TraceView.Lane(n, SpawnTree.roleThreadOf(n)));
       }
     }
 
@@ -255,39 +256,26 @@ public final class TraceViews {
       return index < design.mutexes().size() ? (v.mutexes().contains(lock) ? 1 : 0) : v.permits().getOrDefault(lock, 0);
     }
 
-    /** Live bytes per buffer in state s, as the model's thread views name them; cached bytes as given. */
+    /** Live bytes per buffer in state s, as the model names them; cached bytes as given. */
     private TraceView.Sample sample(long[] s, long cached) {
       Map<Integer, Long> live = new LinkedHashMap<>();
-      for (ResidentBuffer b : design.buffers()) {
-        live.put(seriesIndex("device", b.name()), b.bytes());
-      }
-      for (int t = 0; t < model.threads(); t++) {
-        ThreadView v = model.view(s, t);
-        String owner = owner(v.name());
-        v.buffers().forEach((b, bytes) -> live.putIfAbsent(seriesIndex(owner, b), bytes));
+      for (LiveBuffer b : model.liveBuffers(s)) {
+        live.merge(seriesIndex(b), b.bytes(), Long::sum);
       }
       long sum = live.values().stream().mapToLong(Long::longValue).sum();
       return new TraceView.Sample(live, Math.max(0, model.live(s) - sum), cached);
     }
 
-    /** The role thread a thread's buffers belong to: a task thread's job buffers are its worker's. */
-    private static String owner(String thread) {
-      int slash = thread.indexOf('/');
-      return slash < 0 ? thread : thread.substring(0, slash);
-    }
-
-    private int seriesIndex(String owner, String buffer) {
-      return seriesOf.computeIfAbsent(owner + "." + buffer, k -> {
-        series.add(new TraceView.Series(owner, buffer));
+    private int seriesIndex(LiveBuffer b) {
+      return seriesOf.computeIfAbsent(b.label() + (b.kept() ? " kept" : ""), k -> {
+        series.add(new TraceView.Series(b.worker(), b.buffer(), b.label(), b.kept()));
         return series.size() - 1;
       });
     }
 
     /** The failing transition r from state s, with the model's numbers. */
     private TraceView.Highlight highlightOf(Row r, ViolationKind v, long[] s) {
-      TraceView.Sample before = sample(s, model.cached(s));
-      List<String> names = new ArrayList<>();
-      before.live().forEach((i, bytes) -> names.add(series.get(i).label() + " " + Sizes.format(bytes)));
+      List<String> names = model.liveBuffers(s).stream().map(LiveBuffer::describe).toList();
       Optional<Long> requested = r.step() instanceof Alloc a && v == ViolationKind.OOM ? Optional.of(a.bytes()) : Optional.empty();
       return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), r.failure().orElseThrow().message(), requested,
           Optional.of(model.live(s)), Optional.of(model.free(s)), names);

@@ -72,11 +72,9 @@
     return lo;
   }
 
-  function kind(step) {
-    var w = step.split(' ')[0];
-    if (w === 'lock' || w === 'unlock' || w === 'acquire' || w === 'release') { return 'mk mk-lock'; }
-    if (w === 'alloc' || w === 'free' || w === 'trim' || w === 'sync') { return 'mk mk-mem'; }
-    return 'mk';
+  // a mark's class from its step's category, which the model's step type decided (lock, memory, interval, task, branch)
+  function kind(category) {
+    return 'mk mk-' + category;
   }
 
   function render(v, vi) {
@@ -117,7 +115,7 @@
     v.lanes.forEach(function (l, i) {
       var y = lanesTop + i * LANE;
       o.push('<rect class="lanebg' + (i % 2 ? ' odd' : '') + '" x="0" y="' + y + '" width="' + g.width + '" height="' + LANE + '"/>');
-      o.push('<text x="' + (l[1] ? 22 : 8) + '" y="' + (y + 15) + '">' + esc((l[1] ? '\u2514 ' + l[0].substring(l[0].indexOf('/') + 1) : l[0])) + '</text>');
+      o.push('<text x="' + (l[1] ? 22 : 8) + '" y="' + (y + 15) + '">' + esc((l[1] ? '\u2514 ' + l[0].substring(l[2].length + 1) : l[0])) + '</text>');
     });
     v.boxes.forEach(function (b, k) {
       var y = lanesTop + b[0] * LANE + 3;
@@ -131,7 +129,7 @@
     var mw = v.axis === 'transition' ? Math.max(2, Math.min(6, COL - 2)) : 2;
     v.marks.forEach(function (m, k) {
       var y = lanesTop + m[1] * LANE + 5;
-      var cls = m[7] ? 'mk mk-failed' : kind(m[3]);
+      var cls = m[7] ? 'mk mk-failed' : kind(v.categories[m[8]]);
       var w = m[7] ? Math.max(mw, 4) : mw;
       o.push('<rect class="' + cls + '" data-k="' + k + '" x="' + f(g.center(m[0]) - w / 2) + '" y="' + y + '" width="' + w + '" height="' + (LANE - 10) + '"/>');
     });
@@ -180,12 +178,13 @@
     o.push('<rect class="memhit" data-mem="1" x="' + LEFT + '" y="' + memTop + '" width="' + (right - LEFT) + '" height="' + MEM + '"/>');
     var legend = [];
     v.series.forEach(function (s, i) {
-      var lightness = s[0] === 'device' ? 70 : 42 + ((roleIndex[s[0]] || 0) % 4) * 9;
-      var col = s[0] === 'device' ? 'hsl(210,15%,70%)' : 'hsl(' + hue(s[1]) + ',55%,' + lightness + '%)';
+      var resident = s[0] === '';
+      var lightness = resident ? 70 : 42 + ((roleIndex[s[0]] || 0) % 4) * 9;
+      var col = resident ? 'hsl(210,15%,70%)' : 'hsl(' + hue(s[1]) + ',55%,' + lightness + '%)';
       if (paths[i].length) {
         o.push('<path shape-rendering="crispEdges" pointer-events="none" fill="' + col + '" d="' + paths[i].join('') + '"/>');
       }
-      legend.push('<span><i style="background:' + col + '"></i>' + esc(s[0] + '.' + s[1]) + '</span>');
+      legend.push('<span><i style="background:' + col + '"></i>' + esc(s[2] + (s[3] ? ' kept' : '')) + '</span>');
     });
     if (other.length) {
       o.push('<path shape-rendering="crispEdges" pointer-events="none" fill="#8a8a8a" d="' + other.join('') + '"/>');
@@ -243,7 +242,7 @@
 
   function lines(v, j) {
     var m = v.marks[j], s = v.samples[j], out = [];
-    for (var q = 0; q < s[0].length; q += 2) { out.push(v.series[s[0][q]].join('.') + ' ' + size(s[0][q + 1])); }
+    for (var q = 0; q < s[0].length; q += 2) { out.push(v.series[s[0][q]][2] + '=' + size(s[0][q + 1]) + (v.series[s[0][q]][3] ? ' kept' : '')); }
     if (s[1] > 0) { out.push('other live ' + size(s[1])); }
     return 'device after #' + m[2] + ': used ' + size(m[5]) + ', cached ' + size(m[6]) + (out.length ? '\nlive: ' + out.join(', ') : '');
   }

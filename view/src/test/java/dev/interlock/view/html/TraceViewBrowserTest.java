@@ -107,4 +107,11 @@ class TraceViewBrowserTest {
     assertThat(line).as("vram line at column 3").isTrue();
     assertThat(red(c3, vram - 4)).isFalse();
   }
+
+  @Test
+  void eachMarksClassIsItsStepsCategory() {
+    // cpu synthesize (begin), lock mem_mtx, alloc staged: drawn by category, which the model's step type decided
+    assertThat(dom).contains("class=\"mk mk-interval\" data-k=\"0\"").contains("class=\"mk mk-lock\" data-k=\"2\"")
+        .contains("class=\"mk mk-memory\" data-k=\"3\"").contains("class=\"mk mk-failed\" data-k=\"8\"");
+  }
 }

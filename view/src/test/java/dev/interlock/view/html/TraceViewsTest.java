@@ -11,8 +11,12 @@ import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
+import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
+import dev.interlock.model.trace.TraceRecorder;
 import dev.interlock.model.trace.TraceStep;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +75,7 @@ class TraceViewsTest {
       s = out;
       out = tmp;
     }
-    assertThat(v.series()).containsExactly(new TraceView.Series("gpu_worker#0", "staged"));
+    assertThat(v.series()).containsExactly(new TraceView.Series("gpu_worker#0", "staged", "gpu_worker#0.staged", false));
     assertThat(v.samples().get(2).live()).isEmpty();
     assertThat(v.samples().get(3).live()).isEqualTo(Map.of(0, 12 * GIB));
     // the failing transition shows the live bytes before it: the request is drawn on top of them
@@ -86,8 +90,82 @@ class TraceViewsTest {
     assertThat(h.requested()).contains(12 * GIB);
     assertThat(h.live()).contains(12 * GIB);
     assertThat(h.free()).contains(4 * GIB);
-    assertThat(h.liveBuffers()).containsExactly("gpu_worker#0.staged 12GiB");
+    assertThat(h.liveBuffers()).containsExactly("gpu_worker#0.staged=12GiB");
     assertThat(h.message()).startsWith("gpu_worker#1 alloc staged 12GiB: 12GiB live + 12GiB requested > 16GiB vram");
+  }
+
+  /**
+   * A task allocates b in two jobs of one worker at once: job 1's b is still live when job 2's task asks for its own.
+   * The page names the live buffers as the model's message does ({@code w#0@1.b}), the memory stack has one series per
+   * job's b, and no byte is unattributed.
+   */
+  @Test
+  void buffersOfTwoJobsOfATaskAreNamedAsTheModelNamesThem() {
+    Design d = TestDesigns.parse("""
+        design two-jobs
+        vram 2560MiB
+        task t
+          alloc b 1GiB
+          cpu x
+          free b
+        role w x1 jobs 3
+          spawn t
+        """);
+    Model model = new Model(d);
+    TraceRecorder rec = new TraceRecorder(model);
+    long[] s = model.initial();
+    long[] out = new long[s.length];
+    Violation failure = null;
+    // w#0 spawns t in jobs 1, 2 and 3; each task allocates its b; the third does not fit beside the first two
+    for (String thread : List.of("w#0", "w#0/t@1", "w#0", "w#0/t@2", "w#0", "w#0/t@3")) {
+      int t = model.threadIndex(thread);
+      assertThat(t).as(thread).isNotNegative();
+      int code = model.step(s, t, out);
+      rec.record(s, t, out);
+      ViolationKind kind = Model.violation(code);
+      if (kind != null) {
+        failure = new Violation(kind, model.explain(s, t, kind));
+        break;
+      }
+      assertThat(code).as(thread).isEqualTo(Model.MOVED);
+      long[] tmp = s;
+      s = out;
+      out = tmp;
+    }
+    assertThat(failure).isNotNull();
+    Trace trace = rec.finish("designs/two-jobs.design", Optional.empty(), new Outcome.Violated(failure));
+    TraceView v = TraceViews.ofTrace("two jobs", trace, d);
+    TraceView.Highlight h = v.highlight().orElseThrow();
+    assertThat(h.verdict()).isEqualTo("OOM");
+    String named = h.message().substring(h.message().indexOf("(live: ") + 7, h.message().lastIndexOf(')'));
+    assertThat(named).isEqualTo("w#0@1.b=1GiB, w#0@2.b=1GiB");
+    assertThat(String.join(", ", h.liveBuffers())).isEqualTo(named);
+    assertThat(HtmlPage.render("two jobs", List.of(v))).contains("live before transition 6: " + named + "</p>");
+    assertThat(v.series()).extracting(TraceView.Series::label).containsExactly("w#0@1.b", "w#0@2.b");
+    assertThat(v.samples()).allMatch(x -> x.other() == 0);
+    assertThat(v.samples().get(3).live()).isEqualTo(Map.of(0, GIB, 1, GIB));
+  }
+
+  @Test
+  void marksCarryTheCategoryOfTheirStepsType() throws Exception {
+    assertThat(twoLock().marks()).extracting(TraceView.Mark::category).containsExactly(StepCategory.INTERVAL,
+        StepCategory.INTERVAL, StepCategory.LOCK, StepCategory.MEMORY, StepCategory.LOCK, StepCategory.INTERVAL,
+        StepCategory.INTERVAL, StepCategory.LOCK, StepCategory.MEMORY);
+    assertThat(StepCategory.of(TestDesigns.step("sync stream"))).isEqualTo(StepCategory.MEMORY);
+    assertThat(StepCategory.of(TestDesigns.step("spawn t"))).isEqualTo(StepCategory.TASK);
+    assertThat(StepCategory.of(TestDesigns.step("kernel k uses a"))).isEqualTo(StepCategory.INTERVAL);
+    // a step whose text starts like another kind's is categorised by its type: 'release' is a lock step, 'free' memory
+    assertThat(StepCategory.of(TestDesigns.step("release s 1"))).isEqualTo(StepCategory.LOCK);
+    String html = HtmlPage.render("two-lock", List.of(twoLock()));
+    assertThat(html).contains("\"lock mem_mtx\",\"\",0,0,0," + StepCategory.LOCK.ordinal() + "]")
+        .contains("\"categories\":[\"lock\",\"memory\",\"interval\",\"task\",\"branch\"]");
+  }
+
+  @Test
+  void aTaskThreadsLaneNamesItsRoleThread() {
+    TraceView.Lane task = new TraceView.Lane("w#0/t@2", "w#0");
+    assertThat(task.task()).isTrue();
+    assertThat(new TraceView.Lane("w#0", "w#0").task()).isFalse();
   }
 
   @Test
@@ -158,7 +236,7 @@ class TraceViewsTest {
     assertThat(html).contains("<p class=\"verdict bad\" id=\"verdict-0\">OOM at transition 9: gpu_worker#1 alloc staged 12GiB: "
         + "12GiB live + 12GiB requested &gt; 16GiB vram");
     assertThat(html).contains("requested 12GiB \u00b7 live 12GiB \u00b7 free 4GiB \u00b7 vram 16GiB");
-    assertThat(html).contains("live before transition 9: gpu_worker#0.staged 12GiB");
+    assertThat(html).contains("live before transition 9: gpu_worker#0.staged=12GiB");
   }
 
   @Test
