@@ -22,7 +22,7 @@ const puppeteer = require('puppeteer-core');
   const [, , browser, url, out] = process.argv;
   const b = await puppeteer.launch({executablePath: browser, headless: true, args: ['--no-sandbox', '--disable-gpu']});
   const p = await b.newPage();
-  await p.setViewport({width: 1600, height: 620});
+  await p.setViewport({width: 1600, height: 700});
   await p.goto(url, {waitUntil: 'load'});
   // the viewer imports the trace asynchronously, behind a progress dialog: wait for the dialog to go
   await p.waitForFunction(() => !document.body.innerText.includes('Importing'), {timeout: 60000});
