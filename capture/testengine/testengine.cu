@@ -436,6 +436,11 @@ struct JobRun {
         && check("h2d", "cudaStreamSynchronize", cudaStreamSynchronize(stream));
   }
 
+  bool sync_stream() {
+    Range r("sync stream");
+    return check("sync stream", "cudaStreamSynchronize", cudaStreamSynchronize(stream));
+  }
+
   /** After a failure: frees what the job still holds (locks are released by the caller's scope). */
   void release_buffers() {
     free_buf("free scratch", &scratch, scratch_async);
@@ -517,13 +522,10 @@ struct JobRun {
       ok = alloc("alloc staged", &staged, e.opt.staged, false) && scratch_kernel_free();
     } else {
       e.fallback++;
-      Range r("fallback");
       staged_async = scratch_async = true;
-      ok = alloc("alloc staged", &staged, e.opt.staged, true)
-          && check("sync stream", "cudaStreamSynchronize", cudaStreamSynchronize(stream))
+      ok = alloc("alloc staged", &staged, e.opt.staged, true) && sync_stream()
           && alloc("alloc scratch", &scratch, e.opt.scratch, true) && kernel_ntt_msm()
-          && free_buf("free scratch", &scratch, true) && free_buf("free staged", &staged, true)
-          && check("sync stream", "cudaStreamSynchronize", cudaStreamSynchronize(stream));
+          && free_buf("free scratch", &scratch, true) && free_buf("free staged", &staged, true) && sync_stream();
     }
     if (!ok) {
       release_buffers();
