@@ -614,10 +614,10 @@ std::vector<void*> ballast(uint64_t budget) {
         fmt_size(budget).c_str());
     std::exit(EXIT_BAD_ARGS);
   }
-  while (refresh(), free - budget >= GIB) take(GIB);
-  if (free - budget > BALLAST_SLACK) take(free - budget - BALLAST_SLACK / 2);
+  while (refresh(), free >= budget + GIB) take(GIB);
+  if (free > budget + BALLAST_SLACK) take(free - budget - BALLAST_SLACK / 2);
   refresh();
-  if (free < budget || free - budget > BALLAST_SLACK) {
+  if (free < budget || free > budget + BALLAST_SLACK) {
     std::fprintf(stderr, "testengine: the ballast left %s free, not the budget %s plus 0 to 64MiB\n",
         fmt_size(free).c_str(), fmt_size(budget).c_str());
     std::exit(EXIT_BAD_ARGS);
