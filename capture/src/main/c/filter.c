@@ -1,0 +1,179 @@
+/* Which interposed calls are the application's: a call is recorded when its return address lies outside the CUDA
+ * driver, CUPTI, the CUDA runtime, NVIDIA's other driver libraries and this library, or when its object was named
+ * through NVTX. The loaded objects' executable segments are kept in a sorted table that is replaced (never changed
+ * in place) when dl_iterate_phdr reports that a library was loaded: a lookup is a binary search, no lock. */
+#define _GNU_SOURCE
+#include "capture.h"
+
+#include <link.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct range {
+  uintptr_t lo, hi;
+  int skip; /* 1: the CUDA side's own code, its calls are not recorded */
+};
+
+struct table {
+  unsigned long long adds;
+  size_t n, cap;
+  struct range r[];
+};
+
+static _Atomic(struct table *) current;
+static atomic_flag refreshing = ATOMIC_FLAG_INIT;
+
+static const char *const skipped[] = {
+  "libcuda.so", "libcupti.so", "libcudart.so", "libnvidia-", "libnvrtc", "libnvJitLink", "libcudadebugger", NULL
+};
+
+static int skipped_name(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base == NULL ? path : base + 1;
+  for (int i = 0; skipped[i] != NULL; i++) {
+    if (strncmp(base, skipped[i], strlen(skipped[i])) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int count_segments(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  size_t *n = data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)) {
+      (*n)++;
+    }
+  }
+  return 0;
+}
+
+static int add_segments(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct table *t = data;
+  uintptr_t self = (uintptr_t)&add_segments;
+  t->adds = info->dlpi_adds;
+  for (int i = 0; i < info->dlpi_phnum && t->n < t->cap; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) {
+      continue;
+    }
+    struct range *r = &t->r[t->n++];
+    r->lo = info->dlpi_addr + ph->p_vaddr;
+    r->hi = r->lo + ph->p_memsz;
+    r->skip = (self >= r->lo && self < r->hi) || (info->dlpi_name != NULL && skipped_name(info->dlpi_name));
+  }
+  return 0;
+}
+
+static int by_start(const void *a, const void *b) {
+  uintptr_t x = ((const struct range *)a)->lo, y = ((const struct range *)b)->lo;
+  return x < y ? -1 : x > y;
+}
+
+void cap_filter_refresh(void) {
+  if (atomic_flag_test_and_set(&refreshing)) {
+    return; /* another thread is at it; the old table serves meanwhile */
+  }
+  size_t n = 0;
+  dl_iterate_phdr(count_segments, &n);
+  n += 16; /* a library loaded between the two walks */
+  struct table *t = malloc(sizeof *t + n * sizeof(struct range));
+  if (t != NULL) {
+    t->n = 0;
+    t->cap = n;
+    t->adds = 0;
+    dl_iterate_phdr(add_segments, t);
+    qsort(t->r, t->n, sizeof(struct range), by_start);
+    /* the old table is left allocated: a reader may still be searching it (one per library load) */
+    atomic_store_explicit(&current, t, memory_order_release);
+  }
+  atomic_flag_clear(&refreshing);
+}
+
+static int first_adds(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  *(unsigned long long *)data = info->dlpi_adds;
+  return 1; /* the first object is enough */
+}
+
+static const struct range *find(const struct table *t, uintptr_t a) {
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (a < t->r[mid].lo) {
+      hi = mid;
+    } else if (a >= t->r[mid].hi) {
+      lo = mid + 1;
+    } else {
+      return &t->r[mid];
+    }
+  }
+  return NULL;
+}
+
+int cap_from_app(const void *return_address) {
+  uintptr_t a = (uintptr_t)return_address;
+  struct table *t = atomic_load_explicit(&current, memory_order_acquire);
+  if (t == NULL) {
+    cap_filter_refresh();
+    t = atomic_load_explicit(&current, memory_order_acquire);
+    if (t == NULL) {
+      return 1;
+    }
+  }
+  const struct range *r = find(t, a);
+  if (r == NULL) {
+    /* code in no known object: a library loaded since the last walk, or generated code */
+    unsigned long long adds = 0;
+    dl_iterate_phdr(first_adds, &adds);
+    if (adds != t->adds) {
+      cap_filter_refresh();
+      t = atomic_load_explicit(&current, memory_order_acquire);
+      r = find(t, a);
+    }
+  }
+  return r == NULL || !r->skip;
+}
+
+/* NVTX-named objects: an insert-only open-addressing set of addresses. */
+#define NAMED_SLOTS 4096
+static _Atomic uintptr_t named[NAMED_SLOTS];
+static _Atomic int any_named;
+
+static size_t slot_of(uintptr_t a) {
+  return (size_t)((a >> 3) * 0x9E3779B97F4A7C15ull >> 52) % NAMED_SLOTS;
+}
+
+void cap_name_object(const void *address) {
+  uintptr_t a = (uintptr_t)address;
+  if (a == 0) {
+    return;
+  }
+  for (size_t i = 0, s = slot_of(a); i < NAMED_SLOTS; i++, s = (s + 1) % NAMED_SLOTS) {
+    uintptr_t expected = 0;
+    if (atomic_compare_exchange_strong(&named[s], &expected, a) || expected == a) {
+      atomic_store(&any_named, 1);
+      return;
+    }
+  }
+}
+
+int cap_is_named(const void *address) {
+  if (!atomic_load_explicit(&any_named, memory_order_relaxed)) {
+    return 0;
+  }
+  uintptr_t a = (uintptr_t)address;
+  for (size_t i = 0, s = slot_of(a); i < NAMED_SLOTS; i++, s = (s + 1) % NAMED_SLOTS) {
+    uintptr_t v = atomic_load_explicit(&named[s], memory_order_relaxed);
+    if (v == a) {
+      return 1;
+    }
+    if (v == 0) {
+      return 0;
+    }
+  }
+  return 0;
+}

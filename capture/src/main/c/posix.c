@@ -1,0 +1,263 @@
+/* LD_PRELOAD interposition of the pthread and semaphore calls that C and C++ locks and threads go through.
+ * Ordering: a lock is recorded when it returns, an unlock before the call. pthread_cond_wait releases and retakes
+ * its mutex inside glibc, so it is recorded as an unlock before and a lock after (via=cond_wait). thread_start is
+ * written when pthread_create returns but carries the child's start time, so it precedes the child's records. */
+#define _GNU_SOURCE
+#include "capture.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The next definition of NAME (glibc's), looked up once; VERSION (or "") pins the symbol version where glibc has several. */
+#define REAL(type, name, version)                                                   \
+  static type real_##name;                                                          \
+  static type next_##name(void) {                                                   \
+    type f = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);                       \
+    if (f == NULL) {                                                                \
+      const char *v = (version);                                                    \
+      if (v[0] != '\0') {                                                           \
+        f = (type)dlvsym(RTLD_NEXT, #name, v);                                      \
+      }                                                                             \
+      if (f == NULL) {                                                              \
+        f = (type)dlsym(RTLD_NEXT, #name);                                          \
+      }                                                                             \
+      __atomic_store_n(&real_##name, f, __ATOMIC_RELEASE);                          \
+    }                                                                               \
+    return f;                                                                       \
+  }
+
+typedef int (*mutex_fn)(pthread_mutex_t *);
+typedef int (*sem_fn)(sem_t *);
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+typedef int (*join_fn)(pthread_t, void **);
+typedef int (*cond_wait_fn)(pthread_cond_t *, pthread_mutex_t *);
+typedef int (*cond_timedwait_fn)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+typedef int (*cond_clockwait_fn)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+typedef int (*setname_fn)(pthread_t, const char *);
+
+REAL(mutex_fn, pthread_mutex_lock, "")
+REAL(mutex_fn, pthread_mutex_trylock, "")
+REAL(mutex_fn, pthread_mutex_unlock, "")
+REAL(sem_fn, sem_wait, "")
+REAL(sem_fn, sem_post, "")
+REAL(create_fn, pthread_create, "")
+REAL(join_fn, pthread_join, "")
+REAL(cond_wait_fn, pthread_cond_wait, "GLIBC_2.3.2")
+REAL(cond_timedwait_fn, pthread_cond_timedwait, "GLIBC_2.3.2")
+REAL(cond_clockwait_fn, pthread_cond_clockwait, "")
+REAL(setname_fn, pthread_setname_np, "")
+
+/* Whether a call on OBJECT made from RETURN_ADDRESS is recorded; on 1 the caller must cap_leave() after recording. */
+static int wanted(const void *return_address, const void *object) {
+  if (!cap_enabled() || !cap_enter()) {
+    return 0;
+  }
+  if (cap_is_named(object) || cap_from_app(return_address)) {
+    return 1;
+  }
+  cap_leave();
+  return 0;
+}
+
+__attribute__((constructor)) static void capture_preload_init(void) {
+  cap_init();
+  cap_filter_refresh();
+}
+
+int pthread_mutex_lock(pthread_mutex_t *m) {
+  int want = wanted(__builtin_return_address(0), m);
+  int rc = next_pthread_mutex_lock()(m);
+  if (want) {
+    cap_record("lock", "obj=mutex@0x%lx rc=%d", CAP_PTR(m), rc);
+    cap_leave();
+  }
+  return rc;
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *m) {
+  int want = wanted(__builtin_return_address(0), m);
+  int rc = next_pthread_mutex_trylock()(m);
+  if (want) {
+    cap_record("trylock", "obj=mutex@0x%lx rc=%d", CAP_PTR(m), rc);
+    cap_leave();
+  }
+  return rc;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m) {
+  if (wanted(__builtin_return_address(0), m)) {
+    cap_record("unlock", "obj=mutex@0x%lx", CAP_PTR(m));
+    cap_leave();
+  }
+  return next_pthread_mutex_unlock()(m);
+}
+
+int sem_wait(sem_t *s) {
+  int want = wanted(__builtin_return_address(0), s);
+  int rc = next_sem_wait()(s);
+  if (want) {
+    cap_record("sem_wait", "obj=sem@0x%lx rc=%d", CAP_PTR(s), rc == 0 ? 0 : errno);
+    cap_leave();
+  }
+  return rc;
+}
+
+int sem_post(sem_t *s) {
+  if (wanted(__builtin_return_address(0), s)) {
+    cap_record("sem_post", "obj=sem@0x%lx", CAP_PTR(s));
+    cap_leave();
+  }
+  return next_sem_post()(s);
+}
+
+static void cond_before(int want, pthread_mutex_t *m) {
+  if (want) {
+    cap_record("unlock", "obj=mutex@0x%lx via=cond_wait", CAP_PTR(m));
+  }
+}
+
+static void cond_after(int want, pthread_mutex_t *m) {
+  if (want) {
+    cap_record("lock", "obj=mutex@0x%lx rc=0 via=cond_wait", CAP_PTR(m));
+    cap_leave();
+  }
+}
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  int want = wanted(__builtin_return_address(0), m);
+  cond_before(want, m);
+  int rc = next_pthread_cond_wait()(c, m);
+  cond_after(want, m);
+  return rc;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), m);
+  cond_before(want, m);
+  int rc = next_pthread_cond_timedwait()(c, m, t);
+  cond_after(want, m);
+  return rc;
+}
+
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), m);
+  cond_before(want, m);
+  int rc = next_pthread_cond_clockwait()(c, m, clock, t);
+  cond_after(want, m);
+  return rc;
+}
+
+/* pthread_t -> tid of threads started under the library: an open-addressing table, keys never removed (a reused
+ * pthread_t overwrites its tid). */
+#define THREAD_SLOTS 8192
+static _Atomic unsigned long thread_keys[THREAD_SLOTS];
+static _Atomic int thread_tids[THREAD_SLOTS];
+
+static size_t thread_slot(unsigned long key) {
+  return (size_t)(key * 0x9E3779B97F4A7C15ull >> 51) % THREAD_SLOTS;
+}
+
+static void remember_thread(unsigned long key, int tid) {
+  for (size_t i = 0, s = thread_slot(key); i < THREAD_SLOTS; i++, s = (s + 1) % THREAD_SLOTS) {
+    unsigned long expected = 0;
+    if (atomic_compare_exchange_strong(&thread_keys[s], &expected, key) || expected == key) {
+      atomic_store(&thread_tids[s], tid);
+      return;
+    }
+  }
+}
+
+int cap_tid_of(unsigned long key) {
+  for (size_t i = 0, s = thread_slot(key); i < THREAD_SLOTS; i++, s = (s + 1) % THREAD_SLOTS) {
+    unsigned long k = atomic_load(&thread_keys[s]);
+    if (k == key) {
+      return atomic_load(&thread_tids[s]);
+    }
+    if (k == 0) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+struct start {
+  void *(*routine)(void *);
+  void *arg;
+  uint64_t ns;      /* when the child started: thread_start is recorded at this time, before the child's records */
+  _Atomic int tid; /* published by the child before it runs the routine */
+};
+
+static void *started(void *p) {
+  struct start *s = p;
+  void *(*routine)(void *) = s->routine;
+  void *arg = s->arg;
+  int tid = cap_tid();
+  s->ns = cap_now();
+  remember_thread((unsigned long)pthread_self(), tid);
+  atomic_store(&s->tid, tid);
+  syscall(SYS_futex, &s->tid, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+  return routine(arg); /* s belongs to the parent from here on */
+}
+
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
+  if (!wanted(__builtin_return_address(0), NULL)) {
+    return next_pthread_create()(thread, attr, routine, arg);
+  }
+  struct start *s = malloc(sizeof *s);
+  if (s == NULL) {
+    cap_leave();
+    return next_pthread_create()(thread, attr, routine, arg);
+  }
+  s->routine = routine;
+  s->arg = arg;
+  atomic_store(&s->tid, 0);
+  int rc = next_pthread_create()(thread, attr, started, s);
+  int child = 0;
+  uint64_t ns = 0;
+  if (rc == 0) {
+    while ((child = atomic_load(&s->tid)) == 0) {
+      syscall(SYS_futex, &s->tid, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+    }
+    ns = s->ns;
+  } else {
+    ns = cap_now();
+  }
+  free(s);
+  cap_record_at(ns, "thread_start", "child=%d rc=%d", child, rc);
+  cap_leave();
+  return rc;
+}
+
+int pthread_join(pthread_t thread, void **result) {
+  int child = cap_tid_of((unsigned long)thread);
+  int want = wanted(__builtin_return_address(0), NULL);
+  int rc = next_pthread_join()(thread, result);
+  if (want) {
+    cap_record("thread_join", "child=%d rc=%d", child, rc);
+    cap_leave();
+  }
+  return rc;
+}
+
+int pthread_setname_np(pthread_t thread, const char *name) {
+  int rc = next_pthread_setname_np()(thread, name);
+  if (rc == 0 && cap_enabled() && cap_enter()) {
+    char enc[256];
+    cap_encode(enc, sizeof enc, name);
+    if (pthread_equal(thread, pthread_self())) {
+      cap_record("thread_name", "name=%s", enc);
+    } else {
+      cap_record("thread_name", "name=%s tid_named=%d", enc, cap_tid_of((unsigned long)thread));
+    }
+    cap_leave();
+  }
+  return rc;
+}
