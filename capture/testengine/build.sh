@@ -8,3 +8,6 @@ mkdir -p "$here/target"
 "$NVCC" -O2 -std=c++17 -arch=sm_90 -lineinfo -Xcompiler -Wall,-Wextra,-pthread \
   -o "$here/target/testengine" "$here/testengine.cu" -ldl -lpthread
 echo "built $here/target/testengine"
+# the capture library's smoke program: one of each CUDA call it records (capture/gpu-runs.sh)
+"$NVCC" -O2 -std=c++17 -arch=sm_90 -o "$here/target/smoke" "$here/smoke.cu" -ldl
+echo "built $here/target/smoke"
