@@ -27,7 +27,7 @@ public final class Inferrer {
     final boolean async;
     int permits;
     final int line;
-    int allocIndex = -1;
+    Tok allocTok;
     String buffer;
 
     Tok(String kind, String name, long bytes, boolean async, int line) {
@@ -73,6 +73,7 @@ public final class Inferrer {
   private final Map<Long, Deque<Frame>> frames = new HashMap<>();
   private final Map<Long, int[]> allocs = new HashMap<>();
   private final Map<Long, long[]> livePtr = new HashMap<>();
+  private final Map<Long, Tok> liveTok = new HashMap<>();
   private final Map<String, Long> semHeld = new HashMap<>();
   private final Map<String, Long> semMax = new LinkedHashMap<>();
   private final Set<String> mutexes = new LinkedHashSet<>();
@@ -201,14 +202,15 @@ public final class Inferrer {
       t.buffer = named == null ? null : named.name;
       add(tid, t);
       if (a.rc() == 0) {
-        livePtr.put(a.ptr(), new long[] {tid, tokens(tid).size() - 1, a.bytes()});
+        livePtr.put(a.ptr(), new long[] {tid, a.bytes()});
+        liveTok.put(a.ptr(), t);
         liveBytes += a.bytes();
       }
     } else if (e instanceof CaptureEvent.Free f && livePtr.containsKey(f.ptr())) {
       long[] at = livePtr.remove(f.ptr());
-      liveBytes -= at[2];
-      Tok t = new Tok("free", null, at[2], f.async(), e.line());
-      t.allocIndex = (int) at[1];
+      liveBytes -= at[1];
+      Tok t = new Tok("free", null, at[1], f.async(), e.line());
+      t.allocTok = liveTok.remove(f.ptr());
       if (at[0] == tid) {
         add(tid, t);
       }
@@ -221,22 +223,21 @@ public final class Inferrer {
     }
   }
 
-  /** A device call of a thread that does nothing else the design could show is the runtime's, not the engine's. */
   private void addIfKnown(long tid, Tok t) {
-    if (seq.containsKey(tid)) {
-      add(tid, t);
-    }
+    add(tid, t);
   }
 
   /** A role: its job body (keys and the tokens they came from), threads, and the most jobs one of them ran. */
   private static final class Inferred {
     final List<Tok> body;
+    final List<Tok> full;
     final List<Long> tids = new ArrayList<>();
     int jobs = 1;
     String how;
 
-    Inferred(List<Tok> body, String how) {
+    Inferred(List<Tok> body, List<Tok> full, String how) {
       this.body = body;
+      this.full = full;
       this.how = how;
     }
   }
@@ -271,7 +272,7 @@ public final class Inferrer {
           p = starts.get(1) - starts.get(0);
           how = "jobs from NVTX ranges named job";
         }
-        role = new Inferred(new ArrayList<>(th.getValue().subList(0, Math.min(p, keys.size()))), how);
+        role = new Inferred(new ArrayList<>(th.getValue().subList(0, Math.min(p, keys.size()))), th.getValue(), how);
         roles.add(role);
       }
       role.tids.add(th.getKey());
@@ -334,7 +335,7 @@ public final class Inferrer {
           text = "alloc " + n + " " + Sizes.format(t.bytes) + (t.async ? " async" : "");
         }
         case "free" -> {
-          int at = allocPosition(body, t);
+          int at = allocPosition(r, t);
           String n = at >= 0 ? names.get(at) : null;
           text = n == null ? null : "free " + n;
         }
@@ -367,25 +368,11 @@ public final class Inferrer {
     }
   }
 
-  /** The body position of the alloc a free frees: the latest earlier alloc of its size not yet freed. */
-  private static int allocPosition(List<Tok> body, Tok free) {
-    Set<Integer> freed = new LinkedHashSet<>();
-    int me = body.indexOf(free);
-    for (int i = 0; i < me; i++) {
-      if (body.get(i).kind.equals("free")) {
-        int j = latestLive(body, i, body.get(i).bytes, freed);
-        if (j >= 0) {
-          freed.add(j);
-        }
-      }
-    }
-    return latestLive(body, me, free.bytes, freed);
-  }
-
-  private static int latestLive(List<Tok> body, int before, long bytes, Set<Integer> freed) {
-    for (int j = before - 1; j >= 0; j--) {
-      if (body.get(j).kind.equals("alloc") && body.get(j).bytes == bytes && !freed.contains(j)) {
-        return j;
+  /** The body position of the alloc a free frees: where its allocation was, job by job; -1 when unknown. */
+  private static int allocPosition(Inferred r, Tok free) {
+    for (int i = 0; i < r.full.size(); i++) {
+      if (r.full.get(i) == free.allocTok) {
+        return i % r.body.size();
       }
     }
     return -1;

@@ -185,13 +185,7 @@ public final class Validator {
           }
         }
       }
-      for (int r = 0; role < 0 && r < roles.size(); r++) {
-        Optional<Step> first = Steps.flatten(roles.get(r).body()).stream().filter(this::observableStatically).findFirst();
-        if (first.isPresent() && matchesStatically(e, first.get())) {
-          role = r;
-        }
-      }
-      roleOfTid.put(e.tid(), Math.max(role, 0));
+      roleOfTid.put(e.tid(), role >= 0 ? role : bestRole(e.tid()));
     }
     int[] counts = new int[roles.size()];
     int[] jobs = new int[roles.size()];
@@ -220,6 +214,43 @@ public final class Validator {
     for (Map.Entry<Long, Integer> en : roleOfTid.entrySet()) {
       threadOf.put(en.getKey(), model.threadIndex(roles.get(en.getValue()).name() + "#" + indexOfTid.get(en.getKey())));
     }
+  }
+
+  /** The role whose observable steps, repeated job after job, match the longest prefix of the thread's events. */
+  private int bestRole(long tid) {
+    List<CaptureEvent> mine = new ArrayList<>();
+    Set<Long> ptrs = new HashSet<>();
+    for (CaptureEvent e : capture.events()) {
+      if (e.tid() != tid || mine.size() >= 256) {
+        continue;
+      }
+      if (e instanceof CaptureEvent.Alloc a && assigning(a)) {
+        ptrs.add(a.ptr());
+      }
+      if (assigning(e) || designHasKind(e) || e instanceof CaptureEvent.Free f && ptrs.remove(f.ptr())) {
+        mine.add(e);
+      }
+    }
+    int best = 0;
+    int bestLength = -1;
+    for (int r = 0; r < original.roles().size(); r++) {
+      List<Step> steps = Steps.flatten(original.roles().get(r).body()).stream()
+          .filter(this::observableStatically).toList();
+      int n = 0;
+      while (!steps.isEmpty() && n < mine.size()) {
+        Step s = steps.get(n % steps.size());
+        CaptureEvent e = mine.get(n);
+        if (!(matchesStatically(e, s) || matchesKind(e, s) || e instanceof CaptureEvent.Free && s instanceof Free)) {
+          break;
+        }
+        n++;
+      }
+      if (n > bestLength) {
+        best = r;
+        bestLength = n;
+      }
+    }
+    return best;
   }
 
   /** Whether the capture could show step {@code s} at all. */
@@ -374,6 +405,11 @@ public final class Validator {
           .anyMatch(s -> matchesKind(e, s));
     }
     return assigning(e);
+  }
+
+  /** Whether some step of the design is of the kind of a trim, sync, stream sync or cuMemGetInfo record. */
+  private boolean designHasKind(CaptureEvent e) {
+    return original.roles().stream().flatMap(r -> Steps.flatten(r.body()).stream()).anyMatch(s -> matchesKind(e, s));
   }
 
   private static boolean matchesKind(CaptureEvent e, Step s) {
