@@ -234,8 +234,14 @@ public final class Validator {
     int best = 0;
     int bestLength = -1;
     for (int r = 0; r < original.roles().size(); r++) {
-      List<Step> steps = Steps.flatten(original.roles().get(r).body()).stream()
-          .filter(this::observableStatically).toList();
+      List<Step> steps = new ArrayList<>();
+      for (Step s : Steps.flatten(original.roles().get(r).body())) {
+        // a semaphore step of N permits is N observed calls
+        int calls = s instanceof Acquire a ? a.permits() : s instanceof Release q ? q.permits() : 1;
+        for (int i = 0; observableStatically(s) && i < calls; i++) {
+          steps.add(s);
+        }
+      }
       int n = 0;
       while (!steps.isEmpty() && n < mine.size()) {
         Step s = steps.get(n % steps.size());

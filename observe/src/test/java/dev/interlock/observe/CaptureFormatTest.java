@@ -53,8 +53,8 @@ class CaptureFormatTest {
     assertError(HEAD + "12 7 alloc ptr=zz bytes=1 async=0 stream=- rc=0 api=a\n", "x.capture:3:16: ptr must be a hex pointer");
     assertError(HEAD + "12 7 alloc ptr=0x1 bytes=1 async=2 stream=- rc=0 api=a\n", "x.capture:3:34: async must be 0 or 1");
     assertError(HEAD + "12 7 name obj=m name=a%2\n", "x.capture:3:23: incomplete percent escape");
-    assertError(HEAD + "12 7 unlock obj\n", "x.capture:3:11: expected key=value, got 'obj'");
-    assertError(HEAD + "12 7 kernel corr=1 start_ns=9 end_ns=3\n", "x.capture:3:37: kernel ends");
+    assertError(HEAD + "12 7 unlock obj\n", "x.capture:3:13: expected key=value, got 'obj'");
+    assertError(HEAD + "12 7 kernel corr=1 start_ns=9 end_ns=3\n", "x.capture:3:38: kernel ends");
   }
 
   @Test
