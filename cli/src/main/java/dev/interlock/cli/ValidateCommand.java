@@ -1,0 +1,63 @@
+package dev.interlock.cli;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.observe.Capture;
+import dev.interlock.observe.CaptureFormat;
+import dev.interlock.observe.CaptureFormatException;
+import dev.interlock.observe.Mapping;
+import dev.interlock.observe.Validation;
+import dev.interlock.observe.Validator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code interlock validate DESIGN CAPTURE [--map FILE]}: is a captured run a behaviour of the design. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+    description = "Check that a captured run (docs/capture-format.md) is a behaviour of the design: exit 0 CONFORMS, 1 DIVERGES (at the first event the design does not allow), 2 on bad input.")
+final class ValidateCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "DESIGN", description = "The design file.")
+  Path designFile;
+
+  @Parameters(index = "1", paramLabel = "CAPTURE", description = "The captured run.")
+  Path captureFile;
+
+  @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, threads, ignored allocations, size tolerance.")
+  Path mapFile;
+
+  @Override
+  public Integer call() {
+    Design d = new DesignOptions().load(designFile);
+    String text;
+    try {
+      text = Files.readString(designFile);
+    } catch (IOException e) {
+      throw new CliError("cannot read " + designFile + ": " + e.getMessage());
+    }
+    Capture c;
+    Mapping m;
+    try {
+      c = CaptureFormat.read(captureFile);
+      m = mapFile == null ? Mapping.NONE : Mapping.read(mapFile);
+    } catch (CaptureFormatException e) {
+      throw new CliError(e.getMessage());
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    c.warnings().forEach(err::println);
+    err.flush();
+    Validation v = Validator.validate(d, designFile.toString(), text, c, m);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(v.summary());
+    out.flush();
+    return v.exitStatus();
+  }
+}

@@ -1,0 +1,71 @@
+package dev.interlock.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.Engine;
+import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.pipeline.InterpretedPipeline;
+import dev.interlock.impl.sync.StepGate;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignParser;
+import dev.interlock.observe.CaptureWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code interlock validate} and {@code infer} end to end on a capture written from an engine run. */
+class ObserveCommandsTest {
+  @TempDir
+  Path tmp;
+
+  private Path capture(String designFile) throws Exception {
+    Design d = DesignParser.parse(Path.of(designFile));
+    RunReport r = new Engine(new SimulatedDevice(d.vram()), StepGate.FREE).run(d, designFile, InterpretedPipeline::new);
+    Path c = tmp.resolve("run.capture");
+    Files.writeString(c, CaptureWriter.text(CaptureWriter.records(d, r.events(), false)));
+    return c;
+  }
+
+  @Test
+  void validateConformsInferWritesADesignThatChecksSafe() throws Exception {
+    Path c = capture("designs/single-lock.design");
+    CliTest.Run v = CliTest.run("validate", "designs/single-lock.design", c.toString());
+    assertThat(v.status()).as(v.describe()).isEqualTo(0);
+    assertThat(v.out()).startsWith("CONFORMS: ");
+    Path out = tmp.resolve("inferred.design");
+    CliTest.Run i = CliTest.run("infer", c.toString(), "-o", out.toString());
+    assertThat(i.status()).as(i.describe()).isEqualTo(0);
+    CliTest.Run again = CliTest.run("infer", c.toString(), "-o", out.toString());
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(again.err()).contains("exists; give --force");
+    CliTest.Run check = CliTest.run("check", out.toString());
+    assertThat(check.status()).as(check.describe()).isEqualTo(0);
+    CliTest.Run self = CliTest.run("validate", out.toString(), c.toString());
+    assertThat(self.status()).as(self.describe()).isEqualTo(0);
+  }
+
+  @Test
+  void aRunOfAnotherDesignDiverges() throws Exception {
+    Path c = capture("designs/two-lock.design");
+    CliTest.Run v = CliTest.run("validate", "designs/single-lock.design", c.toString());
+    assertThat(v.status()).as(v.describe()).isEqualTo(1);
+    assertThat(v.out()).startsWith("DIVERGES: thread ").contains("run.capture:").contains("designs/single-lock.design:");
+  }
+
+  @Test
+  void badCaptureAndMapLinesArePositionedExit2() throws Exception {
+    Path c = tmp.resolve("bad.capture");
+    Files.writeString(c, "# interlock capture v1\n# pid=1 program=x clock=CLOCK_MONOTONIC start_ns=0\n5 7 alloc ptr=0x1 bytes=12x async=0 stream=- rc=0 api=a\n");
+    CliTest.Run v = CliTest.run("validate", "designs/single-lock.design", c.toString());
+    assertThat(v.status()).isEqualTo(2);
+    assertThat(v.err()).contains(c + ":3:25: bytes must be a decimal number, got '12x'").doesNotContain("Exception");
+    Path good = capture("designs/single-lock.design");
+    Path map = tmp.resolve("x.map");
+    Files.writeString(map, "# names\nmutex@0x5000 = compute_mtx\n  ignore alloc 12QiB\n");
+    CliTest.Run m = CliTest.run("validate", "designs/single-lock.design", good.toString(), "--map", map.toString());
+    assertThat(m.status()).isEqualTo(2);
+    assertThat(m.err()).contains(map + ":3:16: bad size '12QiB'");
+  }
+}

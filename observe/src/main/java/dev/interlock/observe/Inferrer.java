@@ -1,0 +1,403 @@
+package dev.interlock.observe;
+
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.step.Names;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Writes a design from a captured run: each thread's steps (locks, semaphores, allocations, frees, NVTX intervals,
+ * synchronizations), cut into jobs by NVTX ranges named {@code job} or by the shortest repeating pattern, and
+ * threads with the same job body grouped into one role. Every step's comment names the capture line it came from.
+ */
+public final class Inferrer {
+  /** One observed step of a thread: its key (what makes two steps the same) and where it came from. */
+  private static final class Tok {
+    final String kind;
+    String name;
+    final long bytes;
+    final boolean async;
+    int permits;
+    final int line;
+    Tok allocTok;
+    String buffer;
+
+    Tok(String kind, String name, long bytes, boolean async, int line) {
+      this.kind = kind;
+      this.name = name;
+      this.bytes = bytes;
+      this.async = async;
+      this.permits = 1;
+      this.line = line;
+    }
+
+    String key() {
+      return switch (kind) {
+        case "alloc" -> "alloc " + bytes + (async ? " async" : "");
+        case "free" -> "free " + bytes;
+        case "acquire", "release" -> kind + " " + name + " " + permits;
+        default -> kind + (name == null ? "" : " " + name);
+      };
+    }
+  }
+
+  /** An open NVTX range of a thread. */
+  private static final class Frame {
+    final String name;
+    final int slot;
+    final int line;
+    boolean inner;
+    boolean launch;
+
+    Frame(String name, int slot, int line) {
+      this.name = name;
+      this.slot = slot;
+      this.line = line;
+    }
+  }
+
+  private final Capture capture;
+  private final Mapping map;
+  private final Map<String, String> nvtxNames = new HashMap<>();
+  private final Map<Long, String> threadNames = new HashMap<>();
+  private final Map<Long, List<Tok>> seq = new LinkedHashMap<>();
+  private final Map<Long, List<Integer>> jobStarts = new HashMap<>();
+  private final Map<Long, Deque<Frame>> frames = new HashMap<>();
+  private final Map<Long, int[]> allocs = new HashMap<>();
+  private final Map<Long, long[]> livePtr = new HashMap<>();
+  private final Map<Long, Tok> liveTok = new HashMap<>();
+  private final Map<String, Long> semHeld = new HashMap<>();
+  private final Map<String, Long> semMax = new LinkedHashMap<>();
+  private final Set<String> mutexes = new LinkedHashSet<>();
+  private long liveBytes;
+  private long vramSeen = -1;
+
+  private Inferrer(Capture capture, Mapping map) {
+    this.capture = capture;
+    this.map = map;
+  }
+
+  /** The design text inferred from {@code capture}; {@code vram} overrides what the capture's first cuMemGetInfo saw. */
+  public static String infer(Capture capture, Mapping map, Optional<Long> vram) {
+    return new Inferrer(capture, map).run(vram);
+  }
+
+  private String run(Optional<Long> vram) {
+    for (CaptureEvent e : capture.events()) {
+      if (e instanceof CaptureEvent.Name n) {
+        nvtxNames.put(n.obj(), n.name());
+      } else if (e instanceof CaptureEvent.ThreadName n) {
+        threadNames.put(n.named(), n.name());
+      }
+    }
+    for (CaptureEvent e : capture.events()) {
+      observe(e);
+    }
+    long v = vram.orElseGet(() -> {
+      if (vramSeen < 0) {
+        throw new IllegalArgumentException(capture.source() + ": no cuMemGetInfo in the capture tells the device's size: give --vram");
+      }
+      return vramSeen;
+    });
+    return write(v);
+  }
+
+  private String resolve(String obj) {
+    String direct = map.objects().get(obj);
+    if (direct != null) {
+      return identifier(direct);
+    }
+    String nvtx = nvtxNames.get(obj);
+    return identifier(nvtx == null ? obj : map.objects().getOrDefault(nvtx, nvtx));
+  }
+
+  private static String identifier(String s) {
+    String t = s.replaceAll("[^A-Za-z0-9_.-]", "_");
+    return Names.isIdentifier(t) ? t : "_" + t;
+  }
+
+  private List<Tok> tokens(long tid) {
+    return seq.computeIfAbsent(tid, k -> new ArrayList<>());
+  }
+
+  private void add(long tid, Tok t) {
+    List<Tok> ts = tokens(tid);
+    Deque<Frame> open = frames.get(tid);
+    if (open != null) {
+      open.forEach(f -> f.inner = true);
+    }
+    ts.add(t);
+  }
+
+  private void observe(CaptureEvent e) {
+    long tid = e.tid();
+    if (e instanceof CaptureEvent.MemInfo m && vramSeen < 0 && m.rc() == 0) {
+      vramSeen = m.free() + liveBytes;
+    } else if (e instanceof CaptureEvent.Acquire a && a.taken()) {
+      String n = resolve(a.obj());
+      if (a.kind() == CaptureEvent.AcquireKind.LOCK || a.kind() == CaptureEvent.AcquireKind.TRYLOCK) {
+        mutexes.add(n);
+        add(tid, new Tok("lock", n, 0, false, e.line()));
+      } else {
+        long held = semHeld.merge(n, 1L, Long::sum);
+        semMax.merge(n, held, Math::max);
+        List<Tok> ts = tokens(tid);
+        Tok last = ts.isEmpty() ? null : ts.get(ts.size() - 1);
+        if (last != null && last.kind.equals("acquire") && last.name.equals(n)) {
+          last.permits++;
+        } else {
+          add(tid, new Tok("acquire", n, 0, false, e.line()));
+        }
+      }
+    } else if (e instanceof CaptureEvent.Release r) {
+      String n = resolve(r.obj());
+      if (r.kind() == CaptureEvent.ReleaseKind.UNLOCK) {
+        if (mutexes.contains(n)) {
+          add(tid, new Tok("unlock", n, 0, false, e.line()));
+        }
+      } else if (semHeld.containsKey(n)) {
+        semHeld.merge(n, -1L, Long::sum);
+        List<Tok> ts = tokens(tid);
+        Tok last = ts.isEmpty() ? null : ts.get(ts.size() - 1);
+        if (last != null && last.kind.equals("release") && last.name.equals(n)) {
+          last.permits++;
+        } else {
+          add(tid, new Tok("release", n, 0, false, e.line()));
+        }
+      }
+    } else if (e instanceof CaptureEvent.RangePush p) {
+      if (p.name().equals("job")) {
+        jobStarts.computeIfAbsent(tid, k -> new ArrayList<>()).add(tokens(tid).size());
+        frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame("job", -1, e.line()));
+        return;
+      }
+      add(tid, null);
+      frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame(identifier(p.name()), tokens(tid).size() - 1, e.line()));
+    } else if (e instanceof CaptureEvent.RangePop) {
+      Deque<Frame> open = frames.get(tid);
+      if (open == null || open.isEmpty()) {
+        return;
+      }
+      Frame f = open.pop();
+      if (f.slot >= 0 && !f.inner) {
+        tokens(tid).set(f.slot, new Tok(f.launch ? "kernel" : "cpu", f.name, 0, false, f.line));
+      }
+    } else if (e instanceof CaptureEvent.Launch) {
+      Deque<Frame> open = frames.get(tid);
+      if (open != null && !open.isEmpty()) {
+        open.peek().launch = true;
+      }
+    } else if (e instanceof CaptureEvent.Alloc a && (a.rc() == 0 || a.outOfMemory()) && !map.ignoredSizes().contains(a.bytes())) {
+      Tok t = new Tok("alloc", null, a.bytes(), a.async(), e.line());
+      Deque<Frame> open = frames.get(tid);
+      Frame named = open == null ? null : open.stream().filter(f -> f.slot >= 0).findFirst().orElse(null);
+      t.buffer = named == null ? null : named.name;
+      add(tid, t);
+      if (a.rc() == 0) {
+        livePtr.put(a.ptr(), new long[] {tid, a.bytes()});
+        liveTok.put(a.ptr(), t);
+        liveBytes += a.bytes();
+      }
+    } else if (e instanceof CaptureEvent.Free f && livePtr.containsKey(f.ptr())) {
+      long[] at = livePtr.remove(f.ptr());
+      liveBytes -= at[1];
+      Tok t = new Tok("free", null, at[1], f.async(), e.line());
+      t.allocTok = liveTok.remove(f.ptr());
+      if (at[0] == tid) {
+        add(tid, t);
+      }
+    } else if (e instanceof CaptureEvent.Sync) {
+      addIfKnown(tid, new Tok("sync", null, 0, false, e.line()));
+    } else if (e instanceof CaptureEvent.SyncStream) {
+      addIfKnown(tid, new Tok("sync stream", null, 0, false, e.line()));
+    } else if (e instanceof CaptureEvent.Trim) {
+      addIfKnown(tid, new Tok("trim", null, 0, false, e.line()));
+    }
+  }
+
+  private void addIfKnown(long tid, Tok t) {
+    add(tid, t);
+  }
+
+  /** A role: its job body (keys and the tokens they came from), threads, and the most jobs one of them ran. */
+  private static final class Inferred {
+    final List<Tok> body;
+    final List<Tok> full;
+    final List<Long> tids = new ArrayList<>();
+    int jobs = 1;
+    String how;
+
+    Inferred(List<Tok> body, List<Tok> full, String how) {
+      this.body = body;
+      this.full = full;
+      this.how = how;
+    }
+  }
+
+  private String write(long vram) {
+    List<Map.Entry<Long, List<Tok>>> threads = new ArrayList<>();
+    for (Map.Entry<Long, List<Tok>> en : seq.entrySet()) {
+      List<Tok> ts = en.getValue().stream().filter(t -> t != null).toList();
+      if (!ts.isEmpty()) {
+        threads.add(Map.entry(en.getKey(), ts));
+      }
+    }
+    if (threads.isEmpty()) {
+      throw new IllegalArgumentException(capture.source() + ": no thread locks, allocates or opens an NVTX range: nothing to infer");
+    }
+    threads.sort((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()));
+    List<Inferred> roles = new ArrayList<>();
+    for (Map.Entry<Long, List<Tok>> th : threads) {
+      List<String> keys = th.getValue().stream().map(Tok::key).toList();
+      Inferred role = null;
+      for (Inferred r : roles) {
+        if (consistent(keys, r.body)) {
+          role = r;
+          break;
+        }
+      }
+      if (role == null) {
+        int p = period(keys);
+        String how = "jobs from the repeating pattern (" + p + " steps)";
+        List<Integer> starts = jobStarts.get(th.getKey());
+        if (starts != null && starts.size() > 1) {
+          p = starts.get(1) - starts.get(0);
+          how = "jobs from NVTX ranges named job";
+        }
+        role = new Inferred(new ArrayList<>(th.getValue().subList(0, Math.min(p, keys.size()))), th.getValue(), how);
+        roles.add(role);
+      }
+      role.tids.add(th.getKey());
+      role.jobs = Math.max(role.jobs, (keys.size() + role.body.size() - 1) / role.body.size());
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("# inferred by interlock infer from ").append(capture.source()).append(" (").append(capture.events().size())
+        .append(" records, ").append(threads.size()).append(" threads)\n");
+    sb.append("design inferred\n");
+    sb.append("vram ").append(Sizes.format(vram)).append('\n');
+    Set<String> usedMutexes = new LinkedHashSet<>();
+    Set<String> usedSems = new LinkedHashSet<>();
+    roles.forEach(r -> r.body.forEach(t -> {
+      if (t.kind.equals("lock") || t.kind.equals("unlock")) {
+        usedMutexes.add(t.name);
+      } else if (t.kind.equals("acquire") || t.kind.equals("release")) {
+        usedSems.add(t.name);
+      }
+    }));
+    usedMutexes.forEach(m -> sb.append("mutex ").append(m).append('\n'));
+    for (String s : usedSems) {
+      sb.append("# the most permits held at once in the run\n");
+      sb.append("semaphore ").append(s).append(' ').append(Math.max(1, semMax.getOrDefault(s, 1L))).append('\n');
+    }
+    Set<String> roleNames = new LinkedHashSet<>();
+    for (int i = 0; i < roles.size(); i++) {
+      Inferred r = roles.get(i);
+      String named = threadNames.get(r.tids.get(0));
+      String base = named == null ? "role" + i : identifier(named.contains("#") ? named.substring(0, named.lastIndexOf('#')) : named);
+      String name = base;
+      for (int k = 2; !roleNames.add(name) || usedMutexes.contains(name) || usedSems.contains(name); k++) {
+        name = base + "_" + k;
+      }
+      sb.append("# threads ").append(r.tids.stream().map(String::valueOf).reduce((a, b) -> a + " " + b).orElse(""))
+          .append("; ").append(r.how).append('\n');
+      sb.append("role ").append(name).append(" x").append(r.tids.size()).append(" jobs ").append(r.jobs).append('\n');
+      writeBody(sb, r);
+    }
+    return sb.toString();
+  }
+
+  private void writeBody(StringBuilder sb, Inferred r) {
+    Map<Integer, String> names = new HashMap<>();
+    Set<String> taken = new LinkedHashSet<>();
+    int counter = 1;
+    List<String> open = new ArrayList<>();
+    List<Tok> body = r.body;
+    for (int i = 0; i < body.size(); i++) {
+      Tok t = body.get(i);
+      String text;
+      switch (t.kind) {
+        case "alloc" -> {
+          String base = t.buffer != null ? t.buffer : "buf" + counter++;
+          String n = base;
+          for (int k = 2; taken.contains(n); k++) {
+            n = base + "_" + k;
+          }
+          taken.add(n);
+          names.put(i, n);
+          text = "alloc " + n + " " + Sizes.format(t.bytes) + (t.async ? " async" : "");
+        }
+        case "free" -> {
+          int at = allocPosition(r, t);
+          String n = at >= 0 ? names.get(at) : null;
+          text = n == null ? null : "free " + n;
+        }
+        case "acquire", "release" -> text = t.kind + " " + t.name + " " + t.permits;
+        case "sync stream" -> text = "sync stream";
+        default -> text = t.kind + (t.name == null ? "" : " " + t.name);
+      }
+      if (text != null) {
+        sb.append("  ").append(text).append("  # ").append(capture.source()).append(':').append(t.line).append('\n');
+        close(open, text);
+      }
+    }
+    // a job seen only in part (the run ended in it): give back what it took, so that the design's job ends cleanly
+    List<String> rest = new ArrayList<>(open);
+    java.util.Collections.reverse(rest);
+    for (String text : rest) {
+      sb.append("  ").append(text).append("  # not observed: the run ended inside this job\n");
+    }
+  }
+
+  /** Tracks what a body has taken and not given back, as the step that would give it back. */
+  private static void close(List<String> open, String text) {
+    String[] w = text.split(" ");
+    switch (w[0]) {
+      case "alloc" -> open.add("free " + w[1]);
+      case "lock" -> open.add("unlock " + w[1]);
+      case "acquire" -> open.add("release " + w[1] + " " + w[2]);
+      case "free", "unlock", "release" -> open.remove(text);
+      default -> { }
+    }
+  }
+
+  /** The body position of the alloc a free frees: where its allocation was, job by job; -1 when unknown. */
+  private static int allocPosition(Inferred r, Tok free) {
+    for (int i = 0; i < r.full.size(); i++) {
+      if (r.full.get(i) == free.allocTok) {
+        return i % r.body.size();
+      }
+    }
+    return -1;
+  }
+
+  private static boolean consistent(List<String> keys, List<Tok> body) {
+    for (int i = 0; i < keys.size(); i++) {
+      if (!keys.get(i).equals(body.get(i % body.size()).key())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The shortest p with keys[i] == keys[i - p] for every i >= p. */
+  private static int period(List<String> keys) {
+    for (int p = 1; p < keys.size(); p++) {
+      boolean ok = true;
+      for (int i = p; i < keys.size() && ok; i++) {
+        ok = keys.get(i).equals(keys.get(i - p));
+      }
+      if (ok) {
+        return p;
+      }
+    }
+    return keys.size();
+  }
+}

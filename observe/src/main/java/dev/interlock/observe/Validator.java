@@ -1,0 +1,554 @@
+package dev.interlock.observe;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.Model;
+import dev.interlock.model.state.Phase;
+import dev.interlock.model.state.ThreadView;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Acquire;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
+import dev.interlock.model.step.Trim;
+import dev.interlock.model.step.Unlock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Checks that a captured run is a behaviour of a design: maps each OS thread onto a design thread and steps the
+ * {@link Model} with every observed event the design mentions, as that thread's transition.
+ *
+ * <p>The model decides what each step does; this class only decides which design step an observed event stands
+ * for. Design steps the capture cannot show (a cpu interval without an NVTX range, a lock of a mutex that never
+ * appears, spawn, join, signal, wait) are taken silently when the thread gets there.
+ */
+public final class Validator {
+  private final Design original;
+  private final DesignLines lines;
+  private final Capture capture;
+  private final Mapping map;
+  private final Map<String, String> nvtxNames = new HashMap<>();
+  private final Map<Long, String> threadNames = new HashMap<>();
+  private final Set<String> observedObjects = new HashSet<>();
+  private final Set<String> observedRanges = new HashSet<>();
+  private final Set<Class<?>> observedKinds = new HashSet<>();
+
+  private Model model;
+  private long[] state;
+  private final Map<Long, Integer> threadOf = new LinkedHashMap<>();
+  private final Map<Long, Owner> live = new HashMap<>();
+  private final Map<Long, Map<String, Deque<String>>> ranges = new HashMap<>();
+  private final Map<Integer, Integer> pendingPermits = new HashMap<>();
+  private int matched;
+
+  /** A live observed allocation: the design thread and buffer it stands for. */
+  private record Owner(int thread, String buffer) {}
+
+  private Validator(Design design, String designSource, String designText, Capture capture, Mapping map) {
+    this.original = design;
+    this.lines = new DesignLines(designSource, designText);
+    this.capture = capture;
+    this.map = map;
+  }
+
+  /** Validates {@code capture} against {@code design} (read from {@code designSource}, text {@code designText}). */
+  public static Validation validate(Design design, String designSource, String designText, Capture capture, Mapping map) {
+    return new Validator(design, designSource, designText, capture, map).run();
+  }
+
+  private Validation run() {
+    collectNames();
+    assignThreads();
+    state = model.initial();
+    for (CaptureEvent e : capture.events()) {
+      Validation v = apply(e);
+      if (v != null) {
+        return v;
+      }
+    }
+    return new Validation.Conforms(matched, threadOf.size(), 0);
+  }
+
+  private void collectNames() {
+    for (CaptureEvent e : capture.events()) {
+      if (e instanceof CaptureEvent.Name n) {
+        nvtxNames.put(n.obj(), n.name());
+      } else if (e instanceof CaptureEvent.ThreadName n) {
+        threadNames.put(n.named(), n.name());
+      }
+    }
+    for (CaptureEvent e : capture.events()) {
+      if (e instanceof CaptureEvent.Acquire a) {
+        observedObjects.add(resolve(a.obj()));
+      } else if (e instanceof CaptureEvent.Release r) {
+        observedObjects.add(resolve(r.obj()));
+      } else if (e instanceof CaptureEvent.RangePush p) {
+        observedRanges.add(p.name());
+      }
+      observedKinds.add(e.getClass());
+    }
+  }
+
+  /** The design name of a capture object: the mapping file's, else its NVTX name (itself mapped), else the object. */
+  private String resolve(String obj) {
+    String direct = map.objects().get(obj);
+    if (direct != null) {
+      return direct;
+    }
+    String nvtx = nvtxNames.get(obj);
+    return nvtx == null ? obj : map.objects().getOrDefault(nvtx, nvtx);
+  }
+
+  private boolean designObject(String name) {
+    return original.mutexIndex(name) >= 0 || original.semaphoreIndex(name) >= 0;
+  }
+
+  /** Whether {@code e} can tell which design thread its OS thread is: the design names what it touches. */
+  private boolean assigning(CaptureEvent e) {
+    if (e instanceof CaptureEvent.Acquire a) {
+      return a.taken() && designObject(resolve(a.obj()));
+    }
+    if (e instanceof CaptureEvent.Release r) {
+      return designObject(resolve(r.obj()));
+    }
+    if (e instanceof CaptureEvent.RangePush p) {
+      return intervalNames().contains(p.name());
+    }
+    if (e instanceof CaptureEvent.Alloc a) {
+      return (a.rc() == 0 || a.outOfMemory()) && !map.ignoredSizes().contains(a.bytes());
+    }
+    return false;
+  }
+
+  private Set<String> intervalNames() {
+    Set<String> names = new HashSet<>();
+    for (Role r : original.roles()) {
+      Steps.forEach(r.body(), s -> {
+        if (s instanceof Interval i) {
+          names.add(intervalName(i));
+        }
+      });
+    }
+    return names;
+  }
+
+  private static String intervalName(Interval i) {
+    return i instanceof dev.interlock.model.step.Kernel k ? k.name() : ((dev.interlock.model.step.Cpu) i).name();
+  }
+
+  /** Picks each OS thread's role and index, then builds the model with as many threads and enough jobs. */
+  private void assignThreads() {
+    List<Role> roles = original.roles();
+    Map<Long, Integer> roleOfTid = new LinkedHashMap<>();
+    Map<Long, Integer> indexOfTid = new HashMap<>();
+    Map<Long, Integer> eventsOfTid = new HashMap<>();
+    for (CaptureEvent e : capture.events()) {
+      if (!assigning(e)) {
+        continue;
+      }
+      eventsOfTid.merge(e.tid(), 1, Integer::sum);
+      if (roleOfTid.containsKey(e.tid())) {
+        continue;
+      }
+      String named = map.threads().getOrDefault(e.tid(), threadNames.get(e.tid()));
+      int role = -1;
+      if (named != null) {
+        int hash = named.lastIndexOf('#');
+        String roleName = hash > 0 ? named.substring(0, hash) : named;
+        for (int r = 0; r < roles.size(); r++) {
+          if (roles.get(r).name().equals(roleName)) {
+            role = r;
+            if (hash > 0) {
+              try {
+                indexOfTid.put(e.tid(), Integer.parseInt(named.substring(hash + 1)));
+              } catch (NumberFormatException ignored) {
+                // a thread name that only looks like role#i: its index is picked below
+              }
+            }
+          }
+        }
+      }
+      roleOfTid.put(e.tid(), role >= 0 ? role : bestRole(e.tid()));
+    }
+    int[] counts = new int[roles.size()];
+    int[] jobs = new int[roles.size()];
+    Map<Integer, Set<Integer>> taken = new HashMap<>();
+    indexOfTid.forEach((tid, i) -> taken.computeIfAbsent(roleOfTid.get(tid), k -> new HashSet<>()).add(i));
+    for (Map.Entry<Long, Integer> en : roleOfTid.entrySet()) {
+      int r = en.getValue();
+      Set<Integer> used = taken.computeIfAbsent(r, k -> new HashSet<>());
+      if (!indexOfTid.containsKey(en.getKey())) {
+        int i = 0;
+        while (used.contains(i)) {
+          i++;
+        }
+        used.add(i);
+        indexOfTid.put(en.getKey(), i);
+      }
+      counts[r] = Math.max(counts[r], indexOfTid.get(en.getKey()) + 1);
+      jobs[r] = Math.max(jobs[r], eventsOfTid.get(en.getKey()) + 1);
+    }
+    Design d = original;
+    for (int r = 0; r < roles.size(); r++) {
+      Role role = roles.get(r);
+      d = d.withThreads(role.name(), Math.max(1, counts[r])).withJobs(role.name(), Math.max(role.jobs(), jobs[r]));
+    }
+    model = new Model(d);
+    for (Map.Entry<Long, Integer> en : roleOfTid.entrySet()) {
+      threadOf.put(en.getKey(), model.threadIndex(roles.get(en.getValue()).name() + "#" + indexOfTid.get(en.getKey())));
+    }
+  }
+
+  /** The role whose observable steps, repeated job after job, match the longest prefix of the thread's events. */
+  private int bestRole(long tid) {
+    List<CaptureEvent> mine = new ArrayList<>();
+    Set<Long> ptrs = new HashSet<>();
+    for (CaptureEvent e : capture.events()) {
+      if (e.tid() != tid || mine.size() >= 256) {
+        continue;
+      }
+      if (e instanceof CaptureEvent.Alloc a && assigning(a)) {
+        ptrs.add(a.ptr());
+      }
+      if (assigning(e) || designHasKind(e) || e instanceof CaptureEvent.Free f && ptrs.remove(f.ptr())) {
+        mine.add(e);
+      }
+    }
+    int best = 0;
+    int bestLength = -1;
+    for (int r = 0; r < original.roles().size(); r++) {
+      List<Step> steps = new ArrayList<>();
+      for (Step s : Steps.flatten(original.roles().get(r).body())) {
+        // a semaphore step of N permits is N observed calls
+        int calls = s instanceof Acquire a ? a.permits() : s instanceof Release q ? q.permits() : 1;
+        for (int i = 0; observableStatically(s) && i < calls; i++) {
+          steps.add(s);
+        }
+      }
+      int n = 0;
+      while (!steps.isEmpty() && n < mine.size()) {
+        Step s = steps.get(n % steps.size());
+        CaptureEvent e = mine.get(n);
+        if (!(matchesStatically(e, s) || matchesKind(e, s) || e instanceof CaptureEvent.Free && s instanceof Free)) {
+          break;
+        }
+        n++;
+      }
+      if (n > bestLength) {
+        best = r;
+        bestLength = n;
+      }
+    }
+    return best;
+  }
+
+  /** Whether the capture could show step {@code s} at all. */
+  private boolean observableStatically(Step s) {
+    if (s instanceof Lock l) {
+      return observedObjects.contains(l.mutex());
+    } else if (s instanceof Unlock u) {
+      return observedObjects.contains(u.mutex());
+    } else if (s instanceof Acquire a) {
+      return observedObjects.contains(a.semaphore());
+    } else if (s instanceof Release r) {
+      return observedObjects.contains(r.semaphore());
+    } else if (s instanceof Alloc || s instanceof Free) {
+      return true;
+    } else if (s instanceof Interval i) {
+      return observedRanges.contains(intervalName(i));
+    } else if (s instanceof Trim) {
+      return observedKinds.contains(CaptureEvent.Trim.class);
+    } else if (s instanceof Sync) {
+      return observedKinds.contains(CaptureEvent.Sync.class);
+    } else if (s instanceof SyncStream) {
+      return observedKinds.contains(CaptureEvent.SyncStream.class);
+    } else if (s instanceof IfFree) {
+      return observedKinds.contains(CaptureEvent.MemInfo.class);
+    }
+    return false;
+  }
+
+  /** Whether thread t's next step can be seen in the capture from state s. */
+  private boolean observable(int t, Step s) {
+    if (s instanceof Alloc a && a.keep() && model.view(state, t).buffers().containsKey(a.buffer())) {
+      return false;
+    }
+    if (s instanceof Free f && !model.view(state, t).buffers().containsKey(f.buffer())) {
+      // a kept buffer freed at job end by the model, or a bad free: the model decides, the capture shows nothing
+      return !(isKept(f.buffer()));
+    }
+    return observableStatically(s);
+  }
+
+  private boolean isKept(String buffer) {
+    for (Role r : original.roles()) {
+      for (Step s : Steps.flatten(r.body())) {
+        if (s instanceof Alloc a && a.keep() && a.buffer().equals(buffer)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Kind and name (not state) of an event against a step: used to pick a role. */
+  private boolean matchesStatically(CaptureEvent e, Step s) {
+    if (e instanceof CaptureEvent.Acquire a) {
+      String n = resolve(a.obj());
+      return s instanceof Lock l && l.mutex().equals(n) || s instanceof Acquire q && q.semaphore().equals(n);
+    }
+    if (e instanceof CaptureEvent.Release r) {
+      String n = resolve(r.obj());
+      return s instanceof Unlock u && u.mutex().equals(n) || s instanceof Release q && q.semaphore().equals(n);
+    }
+    if (e instanceof CaptureEvent.RangePush p) {
+      return s instanceof Interval i && intervalName(i).equals(p.name());
+    }
+    if (e instanceof CaptureEvent.Alloc a) {
+      return s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes());
+    }
+    return false;
+  }
+
+  /** Applies one observed event; a verdict when the run ends here (diverges, or a real OOM), else null. */
+  private Validation apply(CaptureEvent e) {
+    String popped = null;
+    if (e instanceof CaptureEvent.RangePush p) {
+      ranges.computeIfAbsent(e.tid(), k -> new HashMap<>()).computeIfAbsent(p.domain(), k -> new ArrayDeque<>()).push(p.name());
+    } else if (e instanceof CaptureEvent.RangePop p) {
+      Deque<String> stack = ranges.computeIfAbsent(e.tid(), k -> new HashMap<>()).get(p.domain());
+      popped = stack == null || stack.isEmpty() ? null : stack.pop();
+    }
+    if (!relevant(e, popped)) {
+      return null;
+    }
+    Integer t = threadOf.get(e.tid());
+    if (t == null) {
+      return null;
+    }
+    advance(t);
+    Optional<Step> next = model.nextStep(state, t);
+    String who = "thread " + e.tid() + " (" + model.threadName(t) + "): " + describe(e, popped) + " at " + capture.source() + ":" + e.line();
+    if (next.isEmpty()) {
+      return diverge(e, who + "; the design's " + model.threadName(t) + " has finished all its jobs");
+    }
+    Step step = next.get();
+    if (!observable(t, step)) {
+      return diverge(e, who + "; the design's " + model.threadName(t) + " is stuck at '" + step.text() + "' (" + where(t, step)
+          + "), which the capture does not show: " + whyBlocked(t, step));
+    }
+    Optional<Phase> phase = model.nextPhase(state, t);
+    if (!matches(e, popped, t, step, phase)) {
+      return diverge(e, who + "; " + mismatch(e, t, step));
+    }
+    if (countsTowardPermits(e, t, step)) {
+      matched++;
+      return null;
+    }
+    long[] out = new long[model.width()];
+    int code = model.step(state, t, out);
+    boolean realOom = e instanceof CaptureEvent.Alloc a && a.outOfMemory();
+    if (code == Model.MOVED) {
+      if (realOom) {
+        return diverge(e, who + " ran out of memory, but the design has room for '" + step.text() + "' (" + where(t, step)
+            + "): used " + Sizes.format(model.used(state)) + " of " + Sizes.format(model.design().vram()));
+      }
+      state = out;
+      matched++;
+      track(e, t, step);
+      advance(t);
+      return null;
+    }
+    if (code == Model.BLOCKED) {
+      return diverge(e, who + "; the design does not let " + model.threadName(t) + " take '" + step.text() + "' ("
+          + where(t, step) + ") now: " + whyBlocked(t, step));
+    }
+    ViolationKind kind = Model.violation(code);
+    if (kind == ViolationKind.OOM && realOom) {
+      matched++;
+      return new Validation.Conforms(matched, threadOf.size(), e.line());
+    }
+    if (kind == ViolationKind.OOM) {
+      return diverge(e, who + " succeeded, but the design runs out of memory at '" + step.text() + "' (" + where(t, step)
+          + "): " + model.explain(state, t, kind));
+    }
+    return diverge(e, who + "; the design fails at '" + step.text() + "' (" + where(t, step) + ") with " + kind + ": "
+        + model.explain(state, t, kind));
+  }
+
+  private Validation diverge(CaptureEvent e, String message) {
+    return new Validation.Diverges(e.line(), message, matched);
+  }
+
+  /** Whether the design mentions what {@code e} does. */
+  private boolean relevant(CaptureEvent e, String popped) {
+    if (e instanceof CaptureEvent.RangePop) {
+      return popped != null && intervalNames().contains(popped);
+    }
+    if (e instanceof CaptureEvent.Free f) {
+      return live.containsKey(f.ptr());
+    }
+    if (e instanceof CaptureEvent.Trim || e instanceof CaptureEvent.Sync || e instanceof CaptureEvent.SyncStream
+        || e instanceof CaptureEvent.MemInfo) {
+      return Steps.flatten(model.design().roles().stream().flatMap(r -> r.body().stream()).toList()).stream()
+          .anyMatch(s -> matchesKind(e, s));
+    }
+    return assigning(e);
+  }
+
+  /** Whether some step of the design is of the kind of a trim, sync, stream sync or cuMemGetInfo record. */
+  private boolean designHasKind(CaptureEvent e) {
+    return original.roles().stream().flatMap(r -> Steps.flatten(r.body()).stream()).anyMatch(s -> matchesKind(e, s));
+  }
+
+  private static boolean matchesKind(CaptureEvent e, Step s) {
+    return e instanceof CaptureEvent.Trim && s instanceof Trim || e instanceof CaptureEvent.Sync && s instanceof Sync
+        || e instanceof CaptureEvent.SyncStream && s instanceof SyncStream
+        || e instanceof CaptureEvent.MemInfo && s instanceof IfFree;
+  }
+
+  private boolean matches(CaptureEvent e, String popped, int t, Step s, Optional<Phase> phase) {
+    if (e instanceof CaptureEvent.RangePush) {
+      return matchesStatically(e, s) && phase.orElse(null) == Phase.BEGIN;
+    }
+    if (e instanceof CaptureEvent.RangePop) {
+      return s instanceof Interval i && intervalName(i).equals(popped) && phase.orElse(null) == Phase.END;
+    }
+    if (e instanceof CaptureEvent.Alloc a) {
+      return s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes()) && d.async() == a.async();
+    }
+    if (e instanceof CaptureEvent.Free f) {
+      Owner o = live.get(f.ptr());
+      return s instanceof Free d && o.thread() == t && o.buffer().equals(d.buffer());
+    }
+    if (e instanceof CaptureEvent.Acquire || e instanceof CaptureEvent.Release) {
+      return matchesStatically(e, s);
+    }
+    return matchesKind(e, s);
+  }
+
+  /** A semaphore step of N permits is N observed calls: true while this one is not the last. */
+  private boolean countsTowardPermits(CaptureEvent e, int t, Step s) {
+    int permits = s instanceof Acquire a ? a.permits() : s instanceof Release r ? r.permits() : 1;
+    int seen = pendingPermits.merge(t, 1, Integer::sum);
+    if (seen < permits) {
+      return true;
+    }
+    pendingPermits.remove(t);
+    return false;
+  }
+
+  private void track(CaptureEvent e, int t, Step s) {
+    if (e instanceof CaptureEvent.Alloc a && s instanceof Alloc d) {
+      live.put(a.ptr(), new Owner(t, d.buffer()));
+    } else if (e instanceof CaptureEvent.Free f) {
+      live.remove(f.ptr());
+    }
+  }
+
+  /** Takes thread t's steps that the capture cannot show, as long as the model lets it move. */
+  private void advance(int t) {
+    long[] out = new long[model.width()];
+    for (Optional<Step> next = model.nextStep(state, t); next.isPresent() && !observable(t, next.get());
+        next = model.nextStep(state, t)) {
+      if (model.step(state, t, out) != Model.MOVED) {
+        return;
+      }
+      long[] swap = state;
+      state = out;
+      out = swap;
+    }
+  }
+
+  private String where(int t, Step s) {
+    return lines.position(model.design().roles().get(model.roleOf(t)).name(), s);
+  }
+
+  private String whyBlocked(int t, Step s) {
+    if (s instanceof Lock l) {
+      for (int j = 0; j < model.threads(); j++) {
+        if (model.view(state, j).mutexes().contains(l.mutex())) {
+          return l.mutex() + " is held by " + model.threadName(j);
+        }
+      }
+    }
+    if (s instanceof Acquire a) {
+      return a.permits() + " permits of " + a.semaphore() + " are not available";
+    }
+    return "it waits (" + model.view(state, t).position() + ")";
+  }
+
+  /** Why the observed event is not the design's next step for thread t. */
+  private String mismatch(CaptureEvent e, int t, Step next) {
+    String role = model.design().roles().get(model.roleOf(t)).name();
+    String expected = "the design's next step for " + model.threadName(t) + " is '" + next.text() + "' (" + where(t, next) + ")";
+    if (e instanceof CaptureEvent.Alloc a) {
+      List<String> held = new ArrayList<>();
+      for (Step s : Steps.flatten(model.design().roles().get(model.roleOf(t)).body())) {
+        if (s instanceof Lock l) {
+          held.add(l.mutex());
+        } else if (s instanceof Unlock u) {
+          held.remove(u.mutex());
+        } else if (s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes())) {
+          ThreadView v = model.view(state, t);
+          List<String> missing = held.stream().filter(m -> !v.mutexes().contains(m)).toList();
+          if (!missing.isEmpty()) {
+            return "while not holding " + String.join(", ", missing) + "; the design allocates " + d.buffer() + " only under "
+                + String.join(", ", held) + " (" + lines.position(role, d) + "); " + expected;
+          }
+          if (d.async() != a.async()) {
+            return (a.async() ? "an async" : "a plain") + " allocation, but the design's '" + d.text() + "' ("
+                + lines.position(role, d) + ") is " + (d.async() ? "async" : "plain") + "; " + expected;
+          }
+          return expected;
+        }
+      }
+      return "the design allocates no buffer of " + Sizes.format(Math.max(1, a.bytes()))
+          + " (add 'ignore alloc " + a.bytes() + "' to the mapping file if it is not part of the design); " + expected;
+    }
+    return expected;
+  }
+
+  private String describe(CaptureEvent e, String popped) {
+    if (e instanceof CaptureEvent.Alloc a) {
+      return a.api() + "(" + Sizes.format(Math.max(1, a.bytes())) + ")" + (a.rc() != 0 ? " = " + a.rc() : "");
+    }
+    if (e instanceof CaptureEvent.Free f) {
+      Owner o = live.get(f.ptr());
+      return f.api() + "(" + CaptureFormat.hex(f.ptr()) + (o != null ? ", " + o.buffer() : "") + ")";
+    }
+    if (e instanceof CaptureEvent.Acquire a) {
+      return a.kind().event() + " " + resolve(a.obj());
+    }
+    if (e instanceof CaptureEvent.Release r) {
+      return r.kind().event() + " " + resolve(r.obj());
+    }
+    if (e instanceof CaptureEvent.RangePush p) {
+      return "range_push " + p.name();
+    }
+    if (e instanceof CaptureEvent.RangePop) {
+      return "range_pop " + popped;
+    }
+    if (e instanceof CaptureEvent.MemInfo m) {
+      return "cuMemGetInfo (free " + Sizes.format(Math.max(1, m.free())) + ")";
+    }
+    return CaptureFormat.format(e).split(" ")[2];
+  }
+}

@@ -1,0 +1,77 @@
+package dev.interlock.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CaptureFormatTest {
+  private static final String HEAD = "# interlock capture v1\n# pid=42 program=/opt/my%20prover clock=CLOCK_MONOTONIC start_ns=100\n";
+
+  @Test
+  void readsEveryKindAndSkipsUnknownEventsAndKeys() throws Exception {
+    String text = HEAD + "# a comment\n"
+        + "110 7 name obj=mutex@0x10 name=compute%20mtx\n"
+        + "120 7 lock obj=mutex@0x10 rc=0 future=1\n"
+        + "130 7 alloc ptr=0x7f00 bytes=4096 async=0 stream=- rc=0 api=cuMemAlloc_v2\n"
+        + "135 7 teleport to=mars\n"
+        + "140 7 kernel corr=3 start_ns=150 end_ns=160\n";
+    Capture c = CaptureFormat.parse("t.capture", text);
+    assertThat(c.program()).isEqualTo("/opt/my prover");
+    assertThat(c.pid()).isEqualTo(42);
+    assertThat(c.events()).hasSize(4);
+    assertThat(((CaptureEvent.Name) c.events().get(0)).name()).isEqualTo("compute mtx");
+    assertThat(c.events().get(2)).isEqualTo(new CaptureEvent.Alloc(6, 130, 7, 0x7f00, 4096, false, "-", 0, "cuMemAlloc_v2"));
+    assertThat(c.warnings()).isEmpty();
+  }
+
+  @Test
+  void writtenRecordsReadBackEqual() throws Exception {
+    List<CaptureEvent> recs = List.of(
+        new CaptureEvent.ThreadName(3, 1, 9, "gpu worker=1", 9),
+        new CaptureEvent.Acquire(4, 2, 9, CaptureEvent.AcquireKind.SEM_WAIT, "sem@0x20", 0),
+        new CaptureEvent.Free(5, 3, 9, 0xffff_ffff_ffff_0000L, true, "0x1", 0, "cuMemFreeAsync"),
+        new CaptureEvent.MemInfo(6, 4, 9, 10, 20, 0),
+        new CaptureEvent.Launch(7, 5, 9, "ntt%msm", "0x1", 1, 0));
+    assertThat(CaptureFormat.parse("w.capture", CaptureWriter.text(recs)).events()).isEqualTo(recs);
+  }
+
+  @Test
+  void aTruncatedLastLineIsIgnoredWithAWarning() throws Exception {
+    String text = HEAD + "120 7 lock obj=mutex@0x10 rc=0\n130 7 alloc ptr=0x7f00 bytes=40\0\0\0";
+    Capture c = CaptureFormat.parse("crash.capture", text);
+    assertThat(c.events()).hasSize(1);
+    assertThat(c.warnings()).containsExactly("crash.capture:4:1: warning: truncated last record ignored (no newline)");
+  }
+
+  @Test
+  void badLinesArePositioned() {
+    assertError("nope\n", "x.capture:1:1: not a capture");
+    assertError(HEAD + "12 x lock obj=m rc=0\n", "x.capture:3:4: thread id must be a decimal number, got 'x'");
+    assertError(HEAD + "12 7 lock rc=0\n", "x.capture:3:6: missing obj=");
+    assertError(HEAD + "12 7 alloc ptr=zz bytes=1 async=0 stream=- rc=0 api=a\n", "x.capture:3:16: ptr must be a hex pointer");
+    assertError(HEAD + "12 7 alloc ptr=0x1 bytes=1 async=2 stream=- rc=0 api=a\n", "x.capture:3:34: async must be 0 or 1");
+    assertError(HEAD + "12 7 name obj=m name=a%2\n", "x.capture:3:23: incomplete percent escape");
+    assertError(HEAD + "12 7 unlock obj\n", "x.capture:3:13: expected key=value, got 'obj'");
+    assertError(HEAD + "12 7 kernel corr=1 start_ns=9 end_ns=3\n", "x.capture:3:38: kernel ends");
+  }
+
+  @Test
+  void mappingLinesArePositioned() throws Exception {
+    Mapping m = Mapping.parse("m.map", "mutex@0x10 = compute_mtx  # the big one\nthread 4001 = gpu_worker#1\nignore alloc 1GiB\ntolerance 1%\n");
+    assertThat(m.objects()).containsEntry("mutex@0x10", "compute_mtx");
+    assertThat(m.threads()).containsEntry(4001L, "gpu_worker#1");
+    assertThat(m.ignoredSizes()).containsExactly(1L << 30);
+    assertThat(m.sizeMatches(101, 100)).isTrue();
+    assertThat(m.sizeMatches(102, 100)).isFalse();
+    assertThatThrownBy(() -> Mapping.parse("m.map", "\nthread x = r\n")).hasMessage("m.map:2:8: thread id must be a number, got 'x'");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "tolerance 200%\n")).hasMessageStartingWith("m.map:1:11: a tolerance percentage");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "a = b\na = c\n")).hasMessage("m.map:2:1: a is mapped twice");
+  }
+
+  private static void assertError(String text, String prefix) {
+    assertThatThrownBy(() -> CaptureFormat.parse("x.capture", text)).isInstanceOf(CaptureFormatException.class)
+        .hasMessageStartingWith(prefix);
+  }
+}
