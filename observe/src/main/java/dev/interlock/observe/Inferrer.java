@@ -87,7 +87,7 @@ public final class Inferrer {
 
   /** The design text inferred from {@code capture}; {@code vram} overrides what the capture's first cuMemGetInfo saw. */
   public static String infer(Capture capture, Mapping map, Optional<Long> vram) {
-    return new Inferrer(capture, map).run(vram);
+    return new Inferrer(map.withoutIgnoredThreads(capture), map).run(vram);
   }
 
   private String run(Optional<Long> vram) {

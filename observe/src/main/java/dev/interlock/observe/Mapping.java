@@ -19,16 +19,25 @@ import java.util.Set;
  * @param ignoredSizes allocations of these sizes (and their frees) are not part of the design
  * @param tolerance    an observed size matches a design size within this many bytes ...
  * @param percent      ... or within this percentage of the design size
+ * @param ignoredThreads threads, by OS thread id or by their NVTX or pthread name, whose every record is left out
+ *                     (a program's main thread that sets the device up: a VRAM ballast, warm-up allocations)
  */
 public record Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
-    double percent) {
+    double percent, Set<String> ignoredThreads) {
   /** No mapping: names from the capture, exact sizes. */
   public static final Mapping NONE = new Mapping(Map.of(), Map.of(), Set.of(), 0, 0);
+
+  /** A mapping that leaves out no thread. */
+  public Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
+      double percent) {
+    this(objects, threads, ignoredSizes, tolerance, percent, Set.of());
+  }
 
   public Mapping {
     objects = Map.copyOf(objects);
     threads = Map.copyOf(threads);
     ignoredSizes = Set.copyOf(ignoredSizes);
+    ignoredThreads = Set.copyOf(ignoredThreads);
     if (tolerance < 0 || percent < 0 || percent >= 100) {
       throw new IllegalArgumentException("tolerance must be >= 0 bytes and in [0, 100) percent");
     }
@@ -38,6 +47,24 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
   public boolean sizeMatches(long observed, long design) {
     long slack = Math.max(tolerance, (long) Math.floor(design * percent / 100.0));
     return Math.abs(observed - design) <= slack;
+  }
+
+  /** {@code capture} without the records of the threads this mapping leaves out (by id, or by a thread_name record). */
+  public Capture withoutIgnoredThreads(Capture capture) {
+    if (ignoredThreads.isEmpty()) {
+      return capture;
+    }
+    Set<Long> out = new java.util.HashSet<>();
+    for (CaptureEvent e : capture.events()) {
+      if (ignoredThreads.contains(Long.toString(e.tid()))) {
+        out.add(e.tid());
+      }
+      if (e instanceof CaptureEvent.ThreadName n && ignoredThreads.contains(n.name())) {
+        out.add(n.named());
+      }
+    }
+    return new Capture(capture.source(), capture.pid(), capture.program(), capture.startNs(),
+        capture.events().stream().filter(e -> !out.contains(e.tid())).toList(), capture.warnings());
   }
 
   /** Reads a mapping file; bad lines throw {@code FILE:LINE:COL: message}. */
@@ -56,6 +83,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     Map<String, String> objects = new LinkedHashMap<>();
     Map<Long, String> threads = new LinkedHashMap<>();
     Set<Long> ignored = new LinkedHashSet<>();
+    Set<String> ignoredThreads = new LinkedHashSet<>();
     long tolerance = 0;
     double percent = 0;
     List<String> lines = List.of(text.split("\n", -1));
@@ -76,8 +104,12 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
       int col = indent + 1;
       String[] w = l.split("\\s+");
       if (w[0].equals("ignore")) {
+        if (w.length == 3 && w[1].equals("thread")) {
+          ignoredThreads.add(w[2]);
+          continue;
+        }
         if (w.length != 3 || !w[1].equals("alloc")) {
-          throw new CaptureFormatException(source, line, col, "expected 'ignore alloc SIZE'");
+          throw new CaptureFormatException(source, line, col, "expected 'ignore alloc SIZE' or 'ignore thread TID|NAME'");
         }
         ignored.add(size(source, line, col + l.indexOf(w[2]), w[2]));
       } else if (w[0].equals("tolerance")) {
@@ -116,10 +148,11 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
       } else {
         throw new CaptureFormatException(source, line, col,
-            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE' or 'tolerance SIZE|N%', got '" + l + "'");
+            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE', 'ignore thread TID|NAME' or 'tolerance SIZE|N%', got '"
+                + l + "'");
       }
     }
-    return new Mapping(objects, threads, ignored, tolerance, percent);
+    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads);
   }
 
   private static long size(String source, int line, int col, String text) throws CaptureFormatException {

@@ -70,7 +70,7 @@ public final class Validator {
 
   /** Validates {@code capture} against {@code design} (read from {@code designSource}, text {@code designText}). */
   public static Validation validate(Design design, String designSource, String designText, Capture capture, Mapping map) {
-    return new Validator(design, designSource, designText, capture, map).run();
+    return new Validator(design, designSource, designText, map.withoutIgnoredThreads(capture), map).run();
   }
 
   private Validation run() {
