@@ -49,7 +49,10 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     return Math.abs(observed - design) <= slack;
   }
 
-  /** {@code capture} without the records of the threads this mapping leaves out (by id, or by a thread_name record). */
+  /**
+   * {@code capture} without the records of the threads this mapping leaves out (by id, or by a thread_name record).
+   * Their NVTX naming records stay: a name is process-wide (a main thread names the workers' mutexes), not an action.
+   */
   public Capture withoutIgnoredThreads(Capture capture) {
     if (ignoredThreads.isEmpty()) {
       return capture;
@@ -64,7 +67,12 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
       }
     }
     return new Capture(capture.source(), capture.pid(), capture.program(), capture.startNs(),
-        capture.events().stream().filter(e -> !out.contains(e.tid())).toList(), capture.warnings());
+        capture.events().stream().filter(e -> !out.contains(e.tid()) || names(e, out)).toList(), capture.warnings());
+  }
+
+  /** Whether {@code e} names an object, or a thread that is not left out. */
+  private static boolean names(CaptureEvent e, Set<Long> out) {
+    return e instanceof CaptureEvent.Name || e instanceof CaptureEvent.ThreadName n && !out.contains(n.named());
   }
 
   /** Reads a mapping file; bad lines throw {@code FILE:LINE:COL: message}. */

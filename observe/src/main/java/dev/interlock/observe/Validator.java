@@ -405,12 +405,31 @@ public final class Validator {
     if (e instanceof CaptureEvent.Free f) {
       return live.containsKey(f.ptr());
     }
+    if ((e instanceof CaptureEvent.Sync || e instanceof CaptureEvent.SyncStream) && insideKernel(e.tid())) {
+      return false;
+    }
     if (e instanceof CaptureEvent.Trim || e instanceof CaptureEvent.Sync || e instanceof CaptureEvent.SyncStream
         || e instanceof CaptureEvent.MemInfo) {
       return Steps.flatten(model.design().roles().stream().flatMap(r -> r.body().stream()).toList()).stream()
           .anyMatch(s -> matchesKind(e, s));
     }
     return assigning(e);
+  }
+
+  /**
+   * Whether thread {@code tid} is inside the NVTX range of one of the design's kernels: a synchronization there waits for
+   * that kernel, so it is part of the kernel's interval (its end is the range's pop), not a step of its own.
+   */
+  private boolean insideKernel(long tid) {
+    Set<String> kernels = new HashSet<>();
+    for (Role r : original.roles()) {
+      Steps.forEach(r.body(), s -> {
+        if (s instanceof dev.interlock.model.step.Kernel k) {
+          kernels.add(k.name());
+        }
+      });
+    }
+    return ranges.getOrDefault(tid, Map.of()).values().stream().flatMap(Deque::stream).anyMatch(kernels::contains);
   }
 
   /** Whether some step of the design is of the kind of a trim, sync, stream sync or cuMemGetInfo record. */
@@ -447,12 +466,40 @@ public final class Validator {
   /** A semaphore step of N permits is N observed calls: true while this one is not the last. */
   private boolean countsTowardPermits(CaptureEvent e, int t, Step s) {
     int permits = s instanceof Acquire a ? a.permits() : s instanceof Release r ? r.permits() : 1;
-    int seen = pendingPermits.merge(t, 1, Integer::sum);
+    int seen = pendingPermits.merge(t, callPermits(e), Integer::sum);
     if (seen < permits) {
       return true;
     }
     pendingPermits.remove(t);
     return false;
+  }
+
+  /**
+   * Permits one observed semaphore call stands for: N when it lies inside an NVTX range named {@code acquire SEM N} or
+   * {@code release SEM N} (one NVTX sync-user call for N permits, as the test engine's reservation does), else 1.
+   */
+  private int callPermits(CaptureEvent e) {
+    String verb;
+    String obj;
+    if (e instanceof CaptureEvent.Acquire a) {
+      verb = "acquire";
+      obj = a.obj();
+    } else if (e instanceof CaptureEvent.Release r) {
+      verb = "release";
+      obj = r.obj();
+    } else {
+      return 1;
+    }
+    String prefix = verb + " " + resolve(obj) + " ";
+    for (Deque<String> stack : ranges.getOrDefault(e.tid(), Map.of()).values()) {
+      for (String name : stack) {
+        if (name.startsWith(prefix) && name.length() > prefix.length()
+            && name.substring(prefix.length()).chars().allMatch(Character::isDigit) && name.length() - prefix.length() < 10) {
+          return Math.max(1, Integer.parseInt(name.substring(prefix.length())));
+        }
+      }
+    }
+    return 1;
   }
 
   private void track(CaptureEvent e, int t, Step s) {

@@ -1,0 +1,109 @@
+package dev.interlock.observe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.interlock.model.design.Design;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The real H200 captures of the native test engine (gpu/NOTES.md run 30) validated against their designs. */
+class H200CapturesTest {
+  private static final String DIR = "observe/src/test/resources/h200/";
+
+  static Mapping ignoreMain() throws CaptureFormatException {
+    return Mapping.parse("test.map", "ignore thread main\n");
+  }
+
+  static Capture capture(String name) throws CaptureFormatException {
+    return CaptureFormat.read(Path.of(DIR + name + ".capture"));
+  }
+
+  static Validation validate(String designFile, String captureName) throws CaptureFormatException {
+    Design d = Runs.design(designFile);
+    Validation v = Validator.validate(d, designFile, Runs.text(designFile), capture(captureName), ignoreMain());
+    System.out.println("[interlock] validate " + designFile + " " + captureName + ": " + v.summary());
+    return v;
+  }
+
+  @Test
+  void twoLockRunsConformUpToTheirRealOom() throws Exception {
+    for (String c : new String[] {"two-lock-1", "two-lock-4"}) {
+      Validation v = validate("designs/two-lock.design", c);
+      assertThat(v).as(c).isInstanceOf(Validation.Conforms.class);
+      assertThat(((Validation.Conforms) v).oomLine()).as(c).isEqualTo(firstFailedAlloc(capture(c)));
+      assertThat(v.summary()).as(c).contains("ran out of memory");
+    }
+  }
+
+  @Test
+  void singleLockConforms() throws Exception {
+    Validation v = validate("designs/single-lock.design", "single-lock");
+    assertThat(v).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).oomLine()).isZero();
+    assertThat(((Validation.Conforms) v).threads()).isEqualTo(3);
+  }
+
+  @Test
+  void phase9GuardedConforms() throws Exception {
+    Validation v = validate("capture/testengine/designs/phase9-guarded.design", "phase9-guarded");
+    assertThat(v).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).oomLine()).isZero();
+  }
+
+  @Test
+  void reservationConforms() throws Exception {
+    Validation v = validate("designs/reservation.design", "reservation");
+    assertThat(v).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).oomLine()).isZero();
+  }
+
+  @Test
+  void bugDivergesAtItsFirstAllocationOutsideComputeMtx() throws Exception {
+    Validation v = validate("designs/single-lock.design", "bug");
+    assertThat(v).isInstanceOf(Validation.Diverges.class);
+    Validation.Diverges d = (Validation.Diverges) v;
+    assertThat(d.line()).isEqualTo(firstAllocOutside(capture("bug"), "compute_mtx"));
+    assertThat(d.message()).contains("not holding compute_mtx");
+  }
+
+  /** The line of the first allocation that failed, on a thread other than main. */
+  private static int firstFailedAlloc(Capture c) {
+    Set<Long> main = mainThreads(c);
+    return c.events().stream().filter(e -> !main.contains(e.tid()) && e instanceof CaptureEvent.Alloc a && a.outOfMemory())
+        .findFirst().orElseThrow().line();
+  }
+
+  /** The line of the first allocation, on a thread other than main, made while its thread does not hold {@code mutex}. */
+  private static int firstAllocOutside(Capture c, String mutex) {
+    Set<Long> main = mainThreads(c);
+    Set<String> objs = new HashSet<>();
+    Set<Long> holding = new HashSet<>();
+    for (CaptureEvent e : c.events()) {
+      if (e instanceof CaptureEvent.Name n && n.name().equals(mutex)) {
+        objs.add(n.obj());
+      } else if (main.contains(e.tid())) {
+        continue;
+      } else if (e instanceof CaptureEvent.Acquire a && a.taken() && objs.contains(a.obj())) {
+        holding.add(e.tid());
+      } else if (e instanceof CaptureEvent.Release r && objs.contains(r.obj())) {
+        holding.remove(e.tid());
+      } else if (e instanceof CaptureEvent.Alloc && !holding.contains(e.tid())) {
+        return e.line();
+      }
+    }
+    throw new AssertionError("no allocation outside " + mutex);
+  }
+
+  private static Set<Long> mainThreads(Capture c) {
+    Set<Long> main = new HashSet<>();
+    for (CaptureEvent e : c.events()) {
+      if (e instanceof CaptureEvent.ThreadName n && n.name().equals("main")) {
+        main.add(n.named());
+      }
+    }
+    assertThat(main).isNotEmpty();
+    return main;
+  }
+}
