@@ -70,6 +70,8 @@ public final class Inferrer {
   private final Map<Long, String> threadNames = new HashMap<>();
   private final Map<Long, List<Tok>> seq = new LinkedHashMap<>();
   private final Map<Long, List<Integer>> jobStarts = new HashMap<>();
+  private final Map<Long, List<Integer>> jobEnds = new HashMap<>();
+  private final Map<Long, Integer> oomAt = new HashMap<>();
   private final Map<Long, Deque<Frame>> frames = new HashMap<>();
   private final Map<Long, int[]> allocs = new HashMap<>();
   private final Map<Long, long[]> livePtr = new HashMap<>();
@@ -187,8 +189,15 @@ public final class Inferrer {
         return;
       }
       Frame f = open.pop();
-      if (f.slot >= 0 && !f.inner) {
-        tokens(tid).set(f.slot, new Tok(f.launch ? "kernel" : "cpu", f.name, 0, false, f.line));
+      List<Tok> ts = tokens(tid);
+      if (f.slot < 0) {
+        jobEnds.computeIfAbsent(tid, k -> new ArrayList<>()).add(ts.size());
+      } else if (f.launch && f.inner && onlySyncsAfter(ts, f.slot) && !oomAt.containsKey(tid)) {
+        // a kernel's range that waits for it: the sync is the kernel's end, as validate maps it
+        ts.subList(f.slot + 1, ts.size()).clear();
+        ts.set(f.slot, new Tok("kernel", f.name, 0, false, f.line));
+      } else if (!f.inner) {
+        ts.set(f.slot, new Tok(f.launch ? "kernel" : "cpu", f.name, 0, false, f.line));
       }
     } else if (e instanceof CaptureEvent.Launch) {
       Deque<Frame> open = frames.get(tid);
@@ -199,8 +208,11 @@ public final class Inferrer {
       Tok t = new Tok("alloc", null, a.bytes(), a.async(), e.line());
       Deque<Frame> open = frames.get(tid);
       Frame named = open == null ? null : open.stream().filter(f -> f.slot >= 0).findFirst().orElse(null);
-      t.buffer = named == null ? null : named.name;
+      t.buffer = named == null ? null : bufferName(named.name);
       add(tid, t);
+      if (a.outOfMemory()) {
+        oomAt.putIfAbsent(tid, tokens(tid).size() - 1);
+      }
       if (a.rc() == 0) {
         livePtr.put(a.ptr(), new long[] {tid, a.bytes()});
         liveTok.put(a.ptr(), t);
@@ -227,6 +239,71 @@ public final class Inferrer {
     add(tid, t);
   }
 
+  /** Whether every token after {@code slot} is a synchronization. */
+  private static boolean onlySyncsAfter(List<Tok> ts, int slot) {
+    for (int i = slot + 1; i < ts.size(); i++) {
+      Tok t = ts.get(i);
+      if (t == null || !t.kind.startsWith("sync")) {
+        return false;
+      }
+    }
+    return slot + 1 < ts.size();
+  }
+
+  /** A buffer's name from the NVTX range around its allocation, without the verb: {@code alloc_staged} names {@code staged}. */
+  private static String bufferName(String range) {
+    String n = range.startsWith("alloc_") && range.length() > 6 ? range.substring(6) : range;
+    return identifier(n);
+  }
+
+  /**
+   * A thread's jobs from its NVTX ranges named job: the tokens inside each (those outside are dropped), up to and
+   * including its first real OOM, which ends its last job; empty when the thread has no job range.
+   */
+  private List<List<Tok>> jobs(long tid) {
+    List<Integer> starts = jobStarts.getOrDefault(tid, List.of());
+    List<Integer> ends = jobEnds.getOrDefault(tid, List.of());
+    List<Tok> all = seq.getOrDefault(tid, List.of());
+    int stop = oomAt.containsKey(tid) ? oomAt.get(tid) + 1 : all.size();
+    List<List<Tok>> out = new ArrayList<>();
+    for (int j = 0; j < starts.size() && starts.get(j) < stop; j++) {
+      int end = Math.min(j < ends.size() ? ends.get(j) : all.size(), stop);
+      out.add(all.subList(starts.get(j), end).stream().filter(t -> t != null).toList());
+    }
+    return out;
+  }
+
+  /** Whether the last job of {@code jobs} stops short: the run ended in it or it ran out of memory. */
+  private boolean lastCut(long tid, List<List<Tok>> jobs) {
+    return oomAt.containsKey(tid) || jobEnds.getOrDefault(tid, List.of()).size() < jobs.size();
+  }
+
+  /** How many whole jobs (not cut short) a thread ran. */
+  private int whole(long tid) {
+    List<List<Tok>> js = jobs(tid);
+    return js.size() - (!js.isEmpty() && lastCut(tid, js) ? 1 : 0);
+  }
+
+  /** Whether every whole job of {@code js} is {@code body} and a last job cut short is a prefix of it. */
+  private static boolean fits(List<List<Tok>> js, boolean cut, List<String> body) {
+    for (int j = 0; j < js.size(); j++) {
+      List<String> k = keys(js.get(j));
+      boolean ok = j == js.size() - 1 && cut ? prefix(k, body) : k.equals(body);
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static List<String> keys(List<Tok> ts) {
+    return ts.stream().map(Tok::key).toList();
+  }
+
+  private static boolean prefix(List<String> a, List<String> b) {
+    return a.size() <= b.size() && b.subList(0, a.size()).equals(a);
+  }
+
   /** A role: its job body (keys and the tokens they came from), threads, and the most jobs one of them ran. */
   private static final class Inferred {
     final List<Tok> body;
@@ -234,6 +311,7 @@ public final class Inferrer {
     final List<Long> tids = new ArrayList<>();
     int jobs = 1;
     String how;
+    boolean byJobs;
 
     Inferred(List<Tok> body, List<Tok> full, String how) {
       this.body = body;
@@ -255,11 +333,47 @@ public final class Inferrer {
     }
     threads.sort((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()));
     List<Inferred> roles = new ArrayList<>();
+    List<Map.Entry<Long, List<Tok>>> unranged = new ArrayList<>();
+    List<Long> ranged = new ArrayList<>();
     for (Map.Entry<Long, List<Tok>> th : threads) {
+      List<List<Tok>> js = jobs(th.getKey());
+      if (js.isEmpty() || js.stream().allMatch(List::isEmpty)) {
+        unranged.add(th);
+      } else {
+        ranged.add(th.getKey());
+      }
+    }
+    // threads with a whole job first, so that a thread cut short in its first job joins their role
+    ranged.sort((x, y) -> Integer.compare(whole(y), whole(x)));
+    for (long tid : ranged) {
+      List<List<Tok>> js = jobs(tid);
+      boolean cut = lastCut(tid, js);
+      Inferred role = null;
+      for (Inferred r : roles) {
+        if (r.byJobs && fits(js, cut, keys(r.body))) {
+          role = r;
+          break;
+        }
+      }
+      if (role == null) {
+        List<Tok> body = whole(tid) > 0 ? js.get(0) : js.get(js.size() - 1);
+        if (fits(js, cut, keys(body))) {
+          role = new Inferred(new ArrayList<>(body), body, "jobs from NVTX ranges named job, the tokens inside them");
+          role.byJobs = true;
+          roles.add(role);
+        } else {
+          unranged.add(Map.entry(tid, seq.get(tid).stream().filter(t -> t != null).toList()));
+          continue;
+        }
+      }
+      role.tids.add(tid);
+      role.jobs = Math.max(role.jobs, js.size());
+    }
+    for (Map.Entry<Long, List<Tok>> th : unranged) {
       List<String> keys = th.getValue().stream().map(Tok::key).toList();
       Inferred role = null;
       for (Inferred r : roles) {
-        if (consistent(keys, r.body)) {
+        if (!r.byJobs && consistent(keys, r.body)) {
           role = r;
           break;
         }
@@ -370,6 +484,9 @@ public final class Inferrer {
 
   /** The body position of the alloc a free frees: where its allocation was, job by job; -1 when unknown. */
   private static int allocPosition(Inferred r, Tok free) {
+    if (r.byJobs) {
+      return r.body.indexOf(free.allocTok);
+    }
     for (int i = 0; i < r.full.size(); i++) {
       if (r.full.get(i) == free.allocTok) {
         return i % r.body.size();

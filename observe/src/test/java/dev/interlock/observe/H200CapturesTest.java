@@ -2,9 +2,15 @@ package dev.interlock.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.model.check.CheckReport;
+import dev.interlock.model.check.Checker;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignParser;
+import dev.interlock.model.design.Sizes;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +72,34 @@ class H200CapturesTest {
     Validation.Diverges d = (Validation.Diverges) v;
     assertThat(d.line()).isEqualTo(firstAllocOutside(capture("bug"), "compute_mtx"));
     assertThat(d.message()).contains("not holding compute_mtx");
+  }
+
+  /** The design inferred from a capture (main left out, a 16 GiB card), checked, after it validates against that capture. */
+  static CheckReport inferAndCheck(String captureName) throws Exception {
+    Capture c = capture(captureName);
+    String text = Inferrer.infer(c, ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB")));
+    Design d = DesignParser.parse("inferred.design", text);
+    Validation v = Validator.validate(d, "inferred.design", text, c, ignoreMain());
+    CheckReport r = Checker.check(d, "inferred.design", Checker.Options.defaults(2_000_000));
+    System.out.println("[interlock] infer " + captureName + ": validate " + v.summary() + "; check " + r.verdict().label()
+        + "\n" + text);
+    assertThat(v).as(captureName).isInstanceOf(Validation.Conforms.class);
+    return r;
+  }
+
+  @Test
+  void twoLockInfersOneWorkerRoleWhoseCheckFindsTheOomWithTwoWorkers() throws Exception {
+    CheckReport r = inferAndCheck("two-lock-1");
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.primary().orElseThrow().threads()).isEqualTo(Map.of("gpu_worker", 2));
+    assertThat(r.design().roles()).hasSize(1);
+  }
+
+  @Test
+  void singleLockInfersASafeDesign() throws Exception {
+    CheckReport r = inferAndCheck("single-lock");
+    assertThat(r.verdict().label()).isEqualTo("SAFE");
+    assertThat(r.design().roles()).hasSize(1);
   }
 
   /** The line of the first allocation that failed, on a thread other than main. */
