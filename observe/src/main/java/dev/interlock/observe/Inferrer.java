@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,13 +53,15 @@ public final class Inferrer {
   /** An open NVTX range of a thread. */
   private static final class Frame {
     final String name;
+    final String raw;
     final int slot;
     final int line;
     boolean inner;
     boolean launch;
 
-    Frame(String name, int slot, int line) {
+    Frame(String name, String raw, int slot, int line) {
       this.name = name;
+      this.raw = raw;
       this.slot = slot;
       this.line = line;
     }
@@ -79,6 +82,7 @@ public final class Inferrer {
   private final Map<String, Long> semHeld = new HashMap<>();
   private final Map<String, Long> semMax = new LinkedHashMap<>();
   private final Set<String> mutexes = new LinkedHashSet<>();
+  private final Set<String> guards = new HashSet<>();
   private long liveBytes;
   private long vramSeen = -1;
 
@@ -100,6 +104,7 @@ public final class Inferrer {
         threadNames.put(n.named(), n.name());
       }
     }
+    findGuards();
     for (CaptureEvent e : capture.events()) {
       observe(e);
     }
@@ -110,6 +115,54 @@ public final class Inferrer {
       return vramSeen;
     });
     return write(v);
+  }
+
+  /**
+   * The mutexes that only guard a semaphore's count: named {@code SEM.guard}, or taken only inside {@code acquire SEM N}
+   * / {@code release SEM N} ranges (a condition variable's waits lock them a varying number of times per job).
+   */
+  private void findGuards() {
+    Set<String> semaphores = new HashSet<>();
+    Set<String> inside = new LinkedHashSet<>();
+    Set<String> outside = new HashSet<>();
+    Map<Long, Deque<String>> open = new HashMap<>();
+    for (CaptureEvent e : capture.events()) {
+      Deque<String> ranges = open.computeIfAbsent(e.tid(), k -> new ArrayDeque<>());
+      if (e instanceof CaptureEvent.RangePush p) {
+        ranges.push(p.name());
+      } else if (e instanceof CaptureEvent.RangePop && !ranges.isEmpty()) {
+        ranges.pop();
+      } else if (e instanceof CaptureEvent.Acquire a && a.taken()) {
+        String n = resolve(a.obj());
+        if (!isMutex(a)) {
+          semaphores.add(n);
+        } else if (ranges.stream().anyMatch(SemaphoreRanges::isSemaphoreRange)) {
+          inside.add(n);
+        } else {
+          outside.add(n);
+        }
+      }
+    }
+    for (String n : inside) {
+      if (!outside.contains(n)) {
+        guards.add(n);
+      }
+    }
+    for (String n : outside) {
+      if (SemaphoreRanges.namedGuard(n, semaphores)) {
+        guards.add(n);
+      }
+    }
+  }
+
+  private static boolean isMutex(CaptureEvent.Acquire a) {
+    return a.kind() == CaptureEvent.AcquireKind.LOCK || a.kind() == CaptureEvent.AcquireKind.TRYLOCK;
+  }
+
+  /** The raw names of thread {@code tid}'s open NVTX ranges, innermost first. */
+  private List<String> openRanges(long tid) {
+    Deque<Frame> open = frames.get(tid);
+    return open == null ? List.of() : open.stream().map(f -> f.raw).toList();
   }
 
   private String resolve(String obj) {
@@ -145,18 +198,23 @@ public final class Inferrer {
       vramSeen = m.free() + liveBytes;
     } else if (e instanceof CaptureEvent.Acquire a && a.taken()) {
       String n = resolve(a.obj());
-      if (a.kind() == CaptureEvent.AcquireKind.LOCK || a.kind() == CaptureEvent.AcquireKind.TRYLOCK) {
+      if (isMutex(a) && guards.contains(n)) {
+        return;
+      } else if (isMutex(a)) {
         mutexes.add(n);
         add(tid, new Tok("lock", n, 0, false, e.line()));
       } else {
-        long held = semHeld.merge(n, 1L, Long::sum);
+        int k = SemaphoreRanges.permits("acquire", n, openRanges(tid));
+        long held = semHeld.merge(n, (long) k, Long::sum);
         semMax.merge(n, held, Math::max);
         List<Tok> ts = tokens(tid);
         Tok last = ts.isEmpty() ? null : ts.get(ts.size() - 1);
         if (last != null && last.kind.equals("acquire") && last.name.equals(n)) {
-          last.permits++;
+          last.permits += k;
         } else {
-          add(tid, new Tok("acquire", n, 0, false, e.line()));
+          Tok t = new Tok("acquire", n, 0, false, e.line());
+          t.permits = k;
+          add(tid, t);
         }
       }
     } else if (e instanceof CaptureEvent.Release r) {
@@ -166,23 +224,26 @@ public final class Inferrer {
           add(tid, new Tok("unlock", n, 0, false, e.line()));
         }
       } else if (semHeld.containsKey(n)) {
-        semHeld.merge(n, -1L, Long::sum);
+        int k = SemaphoreRanges.permits("release", n, openRanges(tid));
+        semHeld.merge(n, (long) -k, Long::sum);
         List<Tok> ts = tokens(tid);
         Tok last = ts.isEmpty() ? null : ts.get(ts.size() - 1);
         if (last != null && last.kind.equals("release") && last.name.equals(n)) {
-          last.permits++;
+          last.permits += k;
         } else {
-          add(tid, new Tok("release", n, 0, false, e.line()));
+          Tok t = new Tok("release", n, 0, false, e.line());
+          t.permits = k;
+          add(tid, t);
         }
       }
     } else if (e instanceof CaptureEvent.RangePush p) {
       if (p.name().equals("job")) {
         jobStarts.computeIfAbsent(tid, k -> new ArrayList<>()).add(tokens(tid).size());
-        frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame("job", -1, e.line()));
+        frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame("job", "job", -1, e.line()));
         return;
       }
       add(tid, null);
-      frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame(identifier(p.name()), tokens(tid).size() - 1, e.line()));
+      frames.computeIfAbsent(tid, k -> new ArrayDeque<>()).push(new Frame(identifier(p.name()), p.name(), tokens(tid).size() - 1, e.line()));
     } else if (e instanceof CaptureEvent.RangePop) {
       Deque<Frame> open = frames.get(tid);
       if (open == null || open.isEmpty()) {

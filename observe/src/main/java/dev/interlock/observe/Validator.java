@@ -490,16 +490,8 @@ public final class Validator {
     } else {
       return 1;
     }
-    String prefix = verb + " " + resolve(obj) + " ";
-    for (Deque<String> stack : ranges.getOrDefault(e.tid(), Map.of()).values()) {
-      for (String name : stack) {
-        if (name.startsWith(prefix) && name.length() > prefix.length()
-            && name.substring(prefix.length()).chars().allMatch(Character::isDigit) && name.length() - prefix.length() < 10) {
-          return Math.max(1, Integer.parseInt(name.substring(prefix.length())));
-        }
-      }
-    }
-    return 1;
+    List<String> open = ranges.getOrDefault(e.tid(), Map.of()).values().stream().flatMap(Deque::stream).toList();
+    return SemaphoreRanges.permits(verb, resolve(obj), open);
   }
 
   private void track(CaptureEvent e, int t, Step s) {

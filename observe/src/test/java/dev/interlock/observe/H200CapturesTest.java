@@ -102,6 +102,25 @@ class H200CapturesTest {
     assertThat(r.design().roles()).hasSize(1);
   }
 
+  /**
+   * The reservation engine's guard mutex (vram_units.guard, locked a varying number of times per job by its condition
+   * variable) is left out, and its one sync-user call inside {@code acquire vram_units 14} is 14 permits. The capture
+   * never shows the semaphore's size: infer sizes it by the most permits held at once, 14 (only one reservation fits
+   * on the 16 GiB card), where the hand-written design has 16; both admit one reservation at a time, so the verdict is
+   * the same.
+   */
+  @Test
+  void reservationInfersOneWorkerRoleWithItsSemaphoreAndASafeDesign() throws Exception {
+    CheckReport r = inferAndCheck("reservation");
+    assertThat(r.verdict().label()).isEqualTo("SAFE");
+    assertThat(r.design().roles()).hasSize(1);
+    assertThat(r.design().roles().get(0).name()).isEqualTo("gpu_worker");
+    assertThat(r.design().roles().get(0).threads()).isEqualTo(3);
+    String text = Inferrer.infer(capture("reservation"), ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB")));
+    assertThat(text).contains("\nsemaphore vram_units 14\n", "  acquire vram_units 14  #", "  release vram_units 14  #")
+        .doesNotContain("guard");
+  }
+
   /** The line of the first allocation that failed, on a thread other than main. */
   private static int firstFailedAlloc(Capture c) {
     Set<Long> main = mainThreads(c);
