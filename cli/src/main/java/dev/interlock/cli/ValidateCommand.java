@@ -7,10 +7,12 @@ import dev.interlock.observe.CaptureFormatException;
 import dev.interlock.observe.Mapping;
 import dev.interlock.observe.Validation;
 import dev.interlock.observe.Validator;
+import dev.interlock.view.html.TraceViews;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code interlock validate DESIGN CAPTURE [--map FILE]}: is a captured run a behaviour of the design. */
+/** {@code interlock validate DESIGN CAPTURE [--map FILE] [--html OUT.html [--force]]}: is a captured run a behaviour of the design. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check that a captured run (docs/capture-format.md) is a behaviour of the design: exit 0 CONFORMS, 1 DIVERGES (at the first event the design does not allow), 2 on bad input.")
 final class ValidateCommand implements Callable<Integer> {
@@ -34,8 +36,15 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, threads, ignored allocations, size tolerance.")
   Path mapFile;
 
+  @Option(names = "--html", paramLabel = "OUT.html", description = "Write the HTML view of the model transitions the run was checked as.")
+  Path html;
+
+  @Option(names = "--force", description = "Let --html replace an existing file.")
+  boolean force;
+
   @Override
   public Integer call() {
+    TraceFiles.checkWritable(html, force);
     Design d = new DesignOptions().load(designFile);
     String text;
     try {
@@ -54,9 +63,23 @@ final class ValidateCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     c.warnings().forEach(err::println);
     err.flush();
-    Validation v = Validator.validate(d, designFile.toString(), text, c, m);
+    Validator.Validated run = Validator.validateRun(d, designFile.toString(), text, c, m);
+    Validation v = run.validation();
     PrintWriter out = spec.commandLine().getOut();
     out.println(v.summary());
+    if (html != null) {
+      String title = "validate " + captureFile.getFileName();
+      if (run.stopped()) {
+        String verdict = v instanceof Validation.Diverges ? "DIVERGES" : "CONFORMS";
+        String message = v instanceof Validation.Diverges dv ? dv.message()
+            : v.summary().substring("CONFORMS: ".length()) + "; the capture ends before the design does";
+        HtmlViews.write(html, force, title + ": " + run.trace().design(),
+            List.of(TraceViews.ofPrefix(title, run.trace(), d, verdict, message)));
+      } else {
+        HtmlViews.trace(html, force, title, run.trace(), d);
+      }
+      out.println("html written to " + html + " (" + run.trace().length() + " transitions)");
+    }
     out.flush();
     return v.exitStatus();
   }

@@ -55,6 +55,43 @@ class ObserveCommandsTest {
   }
 
   @Test
+  void validateHtmlOfARealOomRunShowsTheModelTraceEndingInOom() throws Exception {
+    String capture = "observe/src/test/resources/h200/two-lock-1.capture";
+    Path map = tmp.resolve("main.map");
+    Files.writeString(map, "ignore thread main\n");
+    Path html = tmp.resolve("v.html");
+    CliTest.Run v = CliTest.run("validate", "designs/two-lock.design", capture, "--map", map.toString(), "--html", html.toString());
+    assertThat(v.status()).as(v.describe()).isEqualTo(0);
+    int matched = Integer.parseInt(v.out().replaceFirst("(?s)^CONFORMS: (\\d+) events.*", "$1"));
+    assertThat(v.out()).contains("html written to " + html + " (" + matched + " transitions)");
+    assertThat(verdictLine(Files.readString(html))).startsWith("OOM at transition " + matched + ": ");
+    Files.writeString(html, "keep");
+    CliTest.Run again = CliTest.run("validate", "designs/two-lock.design", "no-such.capture", "--html", html.toString());
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(again.err()).contains(html + ": exists").doesNotContain("no-such.capture");
+    assertThat(Files.readString(html)).isEqualTo("keep");
+  }
+
+  @Test
+  void validateHtmlOfADivergingRunShowsTheConformingPrefixAndTheVerdict() throws Exception {
+    Path c = capture("designs/two-lock.design");
+    Path html = tmp.resolve("d.html");
+    CliTest.Run v = CliTest.run("validate", "designs/single-lock.design", c.toString(), "--html", html.toString());
+    assertThat(v.status()).as(v.describe()).isEqualTo(1);
+    String message = v.out().lines().findFirst().orElseThrow().substring("DIVERGES: ".length());
+    String line = verdictLine(Files.readString(html));
+    assertThat(line).startsWith("DIVERGES after transition ").endsWith(": " + message.replace("&", "&amp;")
+        .replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;"));
+  }
+
+  /** The first view's verdict line, as written in the page (HTML-escaped). */
+  private static String verdictLine(String page) {
+    int at = page.indexOf("id=\"verdict-0\">");
+    assertThat(at).as("verdict line").isPositive();
+    return page.substring(page.indexOf('>', at) + 1, page.indexOf("</p>", at));
+  }
+
+  @Test
   void badCaptureAndMapLinesArePositionedExit2() throws Exception {
     Path c = tmp.resolve("bad.capture");
     Files.writeString(c, "# interlock capture v1\n# pid=1 program=x clock=CLOCK_MONOTONIC start_ns=0\n5 7 alloc ptr=0x1 bytes=12x async=0 stream=- rc=0 api=a\n");

@@ -6,6 +6,7 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.ThreadView;
+import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
@@ -20,6 +21,9 @@ import dev.interlock.model.step.Sync;
 import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.trace.Outcome;
+import dev.interlock.model.trace.Trace;
+import dev.interlock.model.trace.TraceRecorder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -41,6 +45,8 @@ import java.util.Set;
  */
 public final class Validator {
   private final Design original;
+  private final String designSource;
+  private TraceRecorder recorder;
   private final DesignLines lines;
   private final Capture capture;
   private final Mapping map;
@@ -63,6 +69,7 @@ public final class Validator {
 
   private Validator(Design design, String designSource, String designText, Capture capture, Mapping map) {
     this.original = design;
+    this.designSource = designSource;
     this.lines = new DesignLines(designSource, designText);
     this.capture = capture;
     this.map = map;
@@ -70,21 +77,55 @@ public final class Validator {
 
   /** Validates {@code capture} against {@code design} (read from {@code designSource}, text {@code designText}). */
   public static Validation validate(Design design, String designSource, String designText, Capture capture, Mapping map) {
+    return validateRun(design, designSource, designText, capture, map).validation();
+  }
+
+  /** As {@link #validate}, with the model trace of the transitions the validator took: what the views are drawn from. */
+  public static Validated validateRun(Design design, String designSource, String designText, Capture capture, Mapping map) {
     return new Validator(design, designSource, designText, map.withoutIgnoredThreads(capture), map).run();
   }
 
-  private Validation run() {
+  /**
+   * A verdict and the model trace it stepped: every transition taken (matched events and the steps the capture cannot
+   * show), ending in the run's real OOM, {@code Completed} when every design thread finished, or, for a divergence or
+   * a run that stops before the design's end, the conforming prefix (its outcome then {@code Completed}, which the
+   * trace does not reach; {@link #stopped} says so).
+   *
+   * @param validation the verdict
+   * @param trace      the transitions, from the design file as given
+   * @param stopped    whether the trace is a prefix that stops before its outcome (divergence, or the capture ended)
+   */
+  public record Validated(Validation validation, Trace trace, boolean stopped) {
+    public Validated {
+      java.util.Objects.requireNonNull(validation, "validation");
+      java.util.Objects.requireNonNull(trace, "trace");
+    }
+  }
+
+  private Validated run() {
     collectNames();
     assignThreads();
     state = model.initial();
+    recorder = new TraceRecorder(model);
     for (CaptureEvent e : capture.events()) {
       Validation v = apply(e);
+      if (v instanceof Validation.Diverges) {
+        return new Validated(v, recorder.finish(designSource, Optional.empty(), new Outcome.Completed()), true);
+      }
       if (v != null) {
-        return v;
+        return new Validated(v, recorder.finish(designSource, Optional.empty(), oom), false);
       }
     }
-    return new Validation.Conforms(matched, threadOf.size(), 0);
+    for (int t : threadOf.values()) {
+      advance(t);
+    }
+    boolean finished = model.allFinished(state);
+    return new Validated(new Validation.Conforms(matched, threadOf.size(), 0),
+        recorder.finish(designSource, Optional.empty(), new Outcome.Completed()), !finished);
   }
+
+  /** The outcome of a run that really ran out of memory where the model does too. */
+  private Outcome oom;
 
   private void collectNames() {
     for (CaptureEvent e : capture.events()) {
@@ -370,6 +411,7 @@ public final class Validator {
         return diverge(e, who + " ran out of memory, but the design has room for '" + step.text() + "' (" + where(t, step)
             + "): used " + Sizes.format(model.used(state)) + " of " + Sizes.format(model.design().vram()));
       }
+      recorder.record(state, t, out);
       state = out;
       matched++;
       track(e, t, step);
@@ -383,6 +425,8 @@ public final class Validator {
     ViolationKind kind = Model.violation(code);
     if (kind == ViolationKind.OOM && realOom) {
       matched++;
+      recorder.record(state, t, out);
+      oom = new Outcome.Violated(new Violation(kind, model.explain(state, t, kind)));
       return new Validation.Conforms(matched, threadOf.size(), e.line());
     }
     if (kind == ViolationKind.OOM) {
@@ -510,6 +554,7 @@ public final class Validator {
       if (model.step(state, t, out) != Model.MOVED) {
         return;
       }
+      recorder.record(state, t, out);
       long[] swap = state;
       state = out;
       out = swap;

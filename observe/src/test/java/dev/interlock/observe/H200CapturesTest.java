@@ -7,6 +7,11 @@ import dev.interlock.model.check.Checker;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.trace.Outcome;
+import dev.interlock.model.trace.ReplayResult;
+import dev.interlock.model.trace.Replayer;
+import dev.interlock.model.trace.Trace;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
@@ -41,6 +46,23 @@ class H200CapturesTest {
       assertThat(((Validation.Conforms) v).oomLine()).as(c).isEqualTo(firstFailedAlloc(capture(c)));
       assertThat(v.summary()).as(c).contains("ran out of memory");
     }
+  }
+
+  @Test
+  void twoLockRunIsAModelTraceEndingInTheRealOom() throws Exception {
+    String designFile = "designs/two-lock.design";
+    Design d = Runs.design(designFile);
+    Validator.Validated run = Validator.validateRun(d, designFile, Runs.text(designFile), capture("two-lock-1"), ignoreMain());
+    Validation.Conforms v = (Validation.Conforms) run.validation();
+    Trace t = run.trace();
+    System.out.println("[interlock] two-lock-1: " + v.matched() + " matched events, " + t.length() + " transitions");
+    assertThat(run.stopped()).isFalse();
+    assertThat(t.outcome()).isInstanceOfSatisfying(Outcome.Violated.class,
+        o -> assertThat(o.violation().kind()).isEqualTo(ViolationKind.OOM));
+    assertThat(t.steps().get(t.length() - 1).step()).isInstanceOf(dev.interlock.model.step.Alloc.class);
+    // every step of two-lock shows in the capture: one transition per matched event
+    assertThat(t.length()).isEqualTo(v.matched());
+    assertThat(Replayer.replay(t, d)).isInstanceOf(ReplayResult.Confirmed.class);
   }
 
   @Test

@@ -72,6 +72,20 @@ public final class TraceViews {
   }
 
   /**
+   * A trace that stops before its outcome (a captured run the model followed up to a divergence, or until the capture
+   * ended): the transitions as {@link #ofTrace}, and {@code verdict} (e.g. {@code DIVERGES}) with {@code message} as
+   * the page's verdict after the last one, in place of the outcome the trace does not reach.
+   */
+  public static TraceView ofPrefix(String title, Trace trace, Design design, String verdict, String message) {
+    TraceView v = ofTrace(title, trace, design);
+    long x = trace.length();
+    Optional<TraceView.Divergence> inside = v.divergence().filter(d -> d.index() <= trace.length());
+    return new TraceView(v.title(), v.subtitle(), v.axis(), v.vram(), v.lanes(), v.marks(), v.boxes(), v.locks(), v.holds(),
+        v.series(), v.samples(), Optional.of(new TraceView.Highlight(verdict, trace.length(), x, x, message, Optional.empty(),
+            Optional.empty(), Optional.empty(), List.of())), inside);
+  }
+
+  /**
    * A run's events: on the run's clock ({@link Axis#TIME}), or one column per event ({@link Axis#TRANSITION}, for a
    * run beside the trace it replays). {@code design} is the design the run ran ({@code source} its file).
    */
