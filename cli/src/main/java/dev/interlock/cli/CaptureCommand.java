@@ -49,12 +49,8 @@ final class CaptureCommand implements Callable<Integer> {
     Path lib = locateLibrary().toAbsolutePath();
     Path out = output.toAbsolutePath();
     try {
-      if (Files.exists(out)) {
-        if (!force) {
-          throw new CliError(output + ": exists; not overwritten (pass --force to replace it)");
-        }
-        Files.delete(out); // the library creates the file itself, exclusively
-      }
+      TraceFiles.checkWritable(output, force);
+      Files.deleteIfExists(out); // the library creates the file itself, exclusively
       Path parent = out.getParent();
       if (parent != null) {
         Files.createDirectories(parent);

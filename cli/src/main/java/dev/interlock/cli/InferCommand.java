@@ -3,14 +3,8 @@ package dev.interlock.cli;
 import dev.interlock.model.design.DesignException;
 import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.design.Sizes;
-import dev.interlock.observe.Capture;
-import dev.interlock.observe.CaptureFormat;
-import dev.interlock.observe.CaptureFormatException;
 import dev.interlock.observe.Inferrer;
-import dev.interlock.observe.Mapping;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -44,39 +38,23 @@ final class InferCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (Files.exists(output) && !force) {
-      throw new CliError(output + " exists; give --force to replace it");
-    }
+    TraceFiles.checkWritable(output, force);
     Optional<Long> bytes = Optional.empty();
     if (vram != null) {
       Sizes.Parsed p = Sizes.parse(vram);
       bytes = Optional.of(p.bytes().orElseThrow(() -> new CliError("--vram: " + p.error())));
     }
-    Capture c;
-    Mapping m;
-    try {
-      c = CaptureFormat.read(captureFile);
-      m = mapFile == null ? Mapping.NONE : Mapping.read(mapFile);
-    } catch (CaptureFormatException e) {
-      throw new CliError(e.getMessage());
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    c.warnings().forEach(err::println);
-    err.flush();
+    CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
     String text;
     try {
-      text = Inferrer.infer(c, m, bytes);
+      text = Inferrer.infer(in.capture(), in.mapping(), bytes);
       DesignParser.parse(output.toString(), text);
     } catch (IllegalArgumentException e) {
       throw new CliError(e.getMessage());
     } catch (DesignException e) {
       throw new CliError("the inferred design does not parse (a bug): " + e.getMessage());
     }
-    try {
-      Files.writeString(output, text);
-    } catch (IOException e) {
-      throw new CliError("cannot write " + output + ": " + e.getMessage());
-    }
+    TraceFiles.write(text, output, force, "design");
     PrintWriter out = spec.commandLine().getOut();
     out.println("design written to " + output);
     out.flush();

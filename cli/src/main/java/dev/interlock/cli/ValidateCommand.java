@@ -1,10 +1,6 @@
 package dev.interlock.cli;
 
 import dev.interlock.model.design.Design;
-import dev.interlock.observe.Capture;
-import dev.interlock.observe.CaptureFormat;
-import dev.interlock.observe.CaptureFormatException;
-import dev.interlock.observe.Mapping;
 import dev.interlock.observe.Validation;
 import dev.interlock.observe.Validator;
 import dev.interlock.view.html.TraceViews;
@@ -52,18 +48,8 @@ final class ValidateCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new CliError("cannot read " + designFile + ": " + e.getMessage());
     }
-    Capture c;
-    Mapping m;
-    try {
-      c = CaptureFormat.read(captureFile);
-      m = mapFile == null ? Mapping.NONE : Mapping.read(mapFile);
-    } catch (CaptureFormatException e) {
-      throw new CliError(e.getMessage());
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    c.warnings().forEach(err::println);
-    err.flush();
-    Validator.Validated run = Validator.validateRun(d, designFile.toString(), text, c, m);
+    CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
+    Validator.Validated run = Validator.validateRun(d, designFile.toString(), text, in.capture(), in.mapping());
     Validation v = run.validation();
     PrintWriter out = spec.commandLine().getOut();
     out.println(v.summary());

@@ -39,7 +39,7 @@ class ObserveCommandsTest {
     assertThat(i.status()).as(i.describe()).isEqualTo(0);
     CliTest.Run again = CliTest.run("infer", c.toString(), "-o", out.toString());
     assertThat(again.status()).isEqualTo(2);
-    assertThat(again.err()).contains("exists; give --force");
+    assertThat(again.err()).contains(": exists; not overwritten (pass --force to replace it)");
     CliTest.Run check = CliTest.run("check", out.toString());
     assertThat(check.status()).as(check.describe()).isEqualTo(0);
     CliTest.Run self = CliTest.run("validate", out.toString(), c.toString());
