@@ -13,6 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,6 +60,13 @@ public final class ScheduleShrinker {
   /** A design at the current counts and a schedule of it (thread names) that ends in the kind. */
   private record Current(Design design, List<String> picks) {}
 
+  /**
+   * One way to make a schedule smaller, for the schedule as it stands: a role's units (threads or jobs), the design
+   * with one unit fewer, and the picks without unit {@code i}.
+   */
+  private record Cut(ToIntFunction<Role> units, BiFunction<Design, Role, Design> smaller,
+      BiFunction<Role, Integer, List<String>> candidate) {}
+
   /** One shrink: the kind to keep and the candidates run so far. */
   private final class Run {
     private final ViolationKind kind;
@@ -82,28 +92,8 @@ public final class ScheduleShrinker {
 
     /** Drops one thread of a role at a time, while any can go. */
     private Current dropThreads(Current c) {
-      boolean dropped = true;
-      while (dropped) {
-        dropped = false;
-        for (Role r : c.design().roles()) {
-          if (r.threads() == 1) {
-            continue;
-          }
-          Design smaller = c.design().withThreads(r.name(), r.threads() - 1);
-          LenientReplay replay = new LenientReplay(new Model(smaller), kind);
-          for (int i = 0; i < r.threads() && !dropped; i++) {
-            Optional<List<String>> ok = run(replay, withoutThread(c.picks(), r.name(), i));
-            if (ok.isPresent()) {
-              c = new Current(smaller, ok.get());
-              dropped = true;
-            }
-          }
-          if (dropped) {
-            break;
-          }
-        }
-      }
-      return c;
+      return dropWhileAny(c, now -> new Cut(Role::threads, (d, r) -> d.withThreads(r.name(), r.threads() - 1),
+          (r, i) -> withoutThread(now.picks(), r.name(), i)));
     }
 
     /**
@@ -112,19 +102,31 @@ public final class ScheduleShrinker {
      * later task threads are renumbered.
      */
     private Current dropJobs(Current c) {
+      return dropWhileAny(c, now -> {
+        LenientReplay replay = new LenientReplay(new Model(now.design()), kind);
+        int[] jobs = replay.jobs(replay.indices(now.picks()));
+        return new Cut(Role::jobs, (d, r) -> d.withJobs(r.name(), r.jobs() - 1), (r, job) -> withoutJob(now.picks(), jobs, r, job));
+      });
+    }
+
+    /**
+     * Takes one unit (a thread or a job) of a role out at a time, the first candidate that still ends in the kind,
+     * while any can go; {@code cutOf} says, for the schedule as it stands, what the units are and what a candidate is.
+     */
+    private Current dropWhileAny(Current c, Function<Current, Cut> cutOf) {
       boolean dropped = true;
       while (dropped) {
         dropped = false;
-        LenientReplay now = new LenientReplay(new Model(c.design()), kind);
-        int[] jobs = now.jobs(now.indices(c.picks()));
+        Cut cut = cutOf.apply(c);
         for (Role r : c.design().roles()) {
-          if (r.jobs() == 1) {
+          int units = cut.units().applyAsInt(r);
+          if (units == 1) {
             continue;
           }
-          Design smaller = c.design().withJobs(r.name(), r.jobs() - 1);
+          Design smaller = cut.smaller().apply(c.design(), r);
           LenientReplay replay = new LenientReplay(new Model(smaller), kind);
-          for (int job = 0; job < r.jobs() && !dropped; job++) {
-            Optional<List<String>> ok = run(replay, withoutJob(c.picks(), jobs, r, job));
+          for (int i = 0; i < units && !dropped; i++) {
+            Optional<List<String>> ok = run(replay, cut.candidate().apply(r, i));
             if (ok.isPresent()) {
               c = new Current(smaller, ok.get());
               dropped = true;
