@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * A run of the engine as a Chrome trace event file (JSON object format), which ui.perfetto.dev and chrome://tracing
@@ -244,31 +245,27 @@ public final class ChromeTrace {
   }
 
   private void process(int pid, String name) {
-    ObjectNode m = out.addObject();
-    m.put("name", "process_name");
-    m.put("ph", "M");
-    m.put("pid", pid);
-    m.putObject("args").put("name", name);
-    ObjectNode o = out.addObject();
-    o.put("name", "process_sort_index");
-    o.put("ph", "M");
-    o.put("pid", pid);
-    o.putObject("args").put("sort_index", pid);
+    metadata("process", pid, OptionalInt.empty(), name, pid);
   }
 
   private void thread(int pid, int tid, String name) {
+    metadata("thread", pid, OptionalInt.of(tid), name, tid);
+  }
+
+  /** A track's name and sort index: {@code what}_name and {@code what}_sort_index records of a process or a thread. */
+  private void metadata(String what, int pid, OptionalInt tid, String name, int sortIndex) {
     ObjectNode m = out.addObject();
-    m.put("name", "thread_name");
+    m.put("name", what + "_name");
     m.put("ph", "M");
     m.put("pid", pid);
-    m.put("tid", tid);
+    tid.ifPresent(t -> m.put("tid", t));
     m.putObject("args").put("name", name);
     ObjectNode o = out.addObject();
-    o.put("name", "thread_sort_index");
+    o.put("name", what + "_sort_index");
     o.put("ph", "M");
     o.put("pid", pid);
-    o.put("tid", tid);
-    o.putObject("args").put("sort_index", tid);
+    tid.ifPresent(t -> o.put("tid", t));
+    o.putObject("args").put("sort_index", sortIndex);
   }
 
   /**
