@@ -128,6 +128,9 @@ final class ReplayCommand implements Callable<Integer> {
     if (o instanceof Outcome.Overlapped ov) {
       return "OVERLAP " + ov.a() + " " + ov.b();
     }
+    if (o instanceof Outcome.Stopped) {
+      return "STOPPED";
+    }
     return "COMPLETED";
   }
 }

@@ -3,12 +3,10 @@ package dev.interlock.cli;
 import dev.interlock.model.design.Design;
 import dev.interlock.observe.Validation;
 import dev.interlock.observe.Validator;
-import dev.interlock.view.html.TraceViews;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,16 +52,7 @@ final class ValidateCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.println(v.summary());
     if (html != null) {
-      String title = "validate " + captureFile.getFileName();
-      if (run.stopped()) {
-        String verdict = v instanceof Validation.Diverges ? "DIVERGES" : "CONFORMS";
-        String message = v instanceof Validation.Diverges dv ? dv.message()
-            : v.summary().substring("CONFORMS: ".length()) + "; the capture ends before the design does";
-        HtmlViews.write(html, force, title + ": " + run.trace().design(),
-            List.of(TraceViews.ofPrefix(title, run.trace(), d, verdict, message)));
-      } else {
-        HtmlViews.trace(html, force, title, run.trace(), d);
-      }
+      HtmlViews.trace(html, force, "validate " + captureFile.getFileName(), run.trace(), d);
       out.println("html written to " + html + " (" + run.trace().length() + " transitions)");
     }
     out.flush();

@@ -80,7 +80,7 @@ class ObserveCommandsTest {
     assertThat(v.status()).as(v.describe()).isEqualTo(1);
     String message = v.out().lines().findFirst().orElseThrow().substring("DIVERGES: ".length());
     String line = verdictLine(Files.readString(html));
-    assertThat(line).startsWith("DIVERGES after transition ").endsWith(": " + message.replace("&", "&amp;")
+    assertThat(line).startsWith("STOPPED after transition ").endsWith(": DIVERGES: " + message.replace("&", "&amp;")
         .replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;"));
   }
 

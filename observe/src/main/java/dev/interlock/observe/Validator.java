@@ -87,15 +87,13 @@ public final class Validator {
 
   /**
    * A verdict and the model trace it stepped: every transition taken (matched events and the steps the capture cannot
-   * show), ending in the run's real OOM, {@code Completed} when every design thread finished, or, for a divergence or
-   * a run that stops before the design's end, the conforming prefix (its outcome then {@code Completed}, which the
-   * trace does not reach; {@link #stopped} says so).
+   * show), ending in the run's real OOM, {@code Completed} when every design thread finished, or {@code Stopped} (with
+   * the verdict as its reason) for the conforming prefix of a run that diverges or stops before the design's end.
    *
    * @param validation the verdict
    * @param trace      the transitions, from the design file as given
-   * @param stopped    whether the trace is a prefix that stops before its outcome (divergence, or the capture ended)
    */
-  public record Validated(Validation validation, Trace trace, boolean stopped) {
+  public record Validated(Validation validation, Trace trace) {
     public Validated {
       java.util.Objects.requireNonNull(validation, "validation");
       java.util.Objects.requireNonNull(trace, "trace");
@@ -110,18 +108,19 @@ public final class Validator {
     for (CaptureEvent e : capture.events()) {
       Validation v = apply(e);
       if (v instanceof Validation.Diverges) {
-        return new Validated(v, recorder.finish(designSource, Optional.empty(), new Outcome.Completed()), true);
+        return new Validated(v, recorder.finish(designSource, Optional.empty(), new Outcome.Stopped(v.summary())));
       }
       if (v != null) {
-        return new Validated(v, recorder.finish(designSource, Optional.empty(), oom), false);
+        return new Validated(v, recorder.finish(designSource, Optional.empty(), oom));
       }
     }
     for (int t : threadOf.values()) {
       advance(t);
     }
-    boolean finished = model.allFinished(state);
-    return new Validated(new Validation.Conforms(matched, threadOf.size(), 0),
-        recorder.finish(designSource, Optional.empty(), new Outcome.Completed()), !finished);
+    Validation v = new Validation.Conforms(matched, threadOf.size(), 0);
+    Outcome end = model.allFinished(state) ? new Outcome.Completed()
+        : new Outcome.Stopped(v.summary() + "; the capture ends before the design does");
+    return new Validated(v, recorder.finish(designSource, Optional.empty(), end));
   }
 
   /** The outcome of a run that really ran out of memory where the model does too. */

@@ -135,7 +135,8 @@ public final class Scheduled {
   }
 
   private static String label(Outcome o) {
-    return o instanceof Outcome.Violated v ? v.violation().kind().name() : o instanceof Outcome.Overlapped ? "OVERLAP" : "COMPLETED";
+    return o instanceof Outcome.Violated v ? v.violation().kind().name() : o instanceof Outcome.Overlapped ? "OVERLAP"
+        : o instanceof Outcome.Stopped ? "STOPPED" : "COMPLETED";
   }
 
   private static String describe(TraceStep s) {

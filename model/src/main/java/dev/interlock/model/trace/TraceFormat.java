@@ -95,6 +95,9 @@ public final class TraceFormat {
     if (o instanceof Outcome.Overlapped ov) {
       return "OVERLAP " + ov.a() + " " + ov.b() + (ov.sameWorker() ? " same-worker" : "");
     }
+    if (o instanceof Outcome.Stopped st) {
+      return "STOPPED " + st.reason();
+    }
     return "COMPLETED";
   }
 
@@ -216,6 +219,9 @@ public final class TraceFormat {
           return new Outcome.Overlapped(ab[0], ab[1], true);
         }
       }
+      if (parts[0].equals("STOPPED") && parts.length == 2) {
+        return new Outcome.Stopped(parts[1].strip());
+      }
       if (parts.length == 2) {
         return new Outcome.Violated(new Violation(ViolationKind.valueOf(parts[0]), parts[1]));
       }
@@ -223,7 +229,8 @@ public final class TraceFormat {
       // reported below with the expected forms
     }
     throw new TraceFormatException(file, line, col,
-        "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker' or a violation kind and message, got '" + value + "'");
+        "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker', 'STOPPED reason' or a violation kind and message, got '"
+            + value + "'");
   }
 
   private static TraceStep step(String file, int line, int col, String text, int expected) throws TraceFormatException {

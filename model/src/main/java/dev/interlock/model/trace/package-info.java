@@ -1,6 +1,6 @@
 /**
- * Traces: a schedule of the model and how it ends (a violation, an overlap, or every thread
- * finished), the unit the checker reports, replay re-executes and traces/ stores.
+ * Traces: a schedule of the model and how it ends (a violation, an overlap, every thread
+ * finished, or stopped short: a prefix of a captured run), the unit the checker reports, replay re-executes and traces/ stores.
  *
  * <p>Conventions: {@link dev.interlock.model.trace.TraceFormat} is the one place a trace is read and
  * written, and {@code parse(print(t)).equals(t)}; a malformed file is a

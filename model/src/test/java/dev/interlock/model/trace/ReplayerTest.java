@@ -224,6 +224,33 @@ class ReplayerTest {
     }
   }
 
+  @Test
+  void stoppedPrefixReplaysConfirmedAtAnyLengthAndStillDivergesAtAnAlteredStep() throws TraceFormatException {
+    Design d = TestDesigns.shipped("single-lock");
+    Trace t = Schedules.run(new Model(d), "designs/single-lock.design", Optional.of(1L), n -> n - 1);
+    Outcome.Stopped stop = new Outcome.Stopped("DIVERGES: the run went elsewhere");
+    for (int len : new int[] {0, 1, t.length() / 2, t.length() - 1, t.length()}) {
+      Trace prefix = new Trace(t.design(), t.source(), t.params(), t.seed(), stop, t.steps().subList(0, len));
+      assertThat(Replayer.replay(prefix, d)).as("len %d", len).isEqualTo(new ReplayResult.Confirmed(len, stop));
+      Trace back = TraceFormat.parse("stopped.trace", TraceFormat.print(prefix));
+      assertThat(back).isEqualTo(prefix);
+      assertThat(Replayer.replay(back, d)).isEqualTo(new ReplayResult.Confirmed(len, stop));
+    }
+    Trace prefix = new Trace(t.design(), t.source(), t.params(), t.seed(), stop, t.steps().subList(0, t.length() / 2));
+    int i = t.length() / 4;
+    Trace bad = withStep(prefix, i, s -> new TraceStep(s.index(), s.thread(), altered(s.step()), s.phase(), s.used(), s.cached()));
+    assertDivergedAt(Replayer.replay(bad, d), i);
+  }
+
+  @Test
+  void stoppedTraceEndingOnAFailingStepDiverges() {
+    Trace t = twoLockCounterexample();
+    Trace stopped = new Trace(t.design(), t.source(), t.params(), t.seed(), new Outcome.Stopped("the capture ended"), t.steps());
+    ReplayResult r = Replayer.replay(stopped, twoLock());
+    assertDivergedAt(r, t.length());
+    assertThat(((ReplayResult.Diverged) r).reason()).contains("fails here with OOM");
+  }
+
   /** The step with an "x" appended to its text, or to its buffer's name for an alloc (its text ends in a size). */
   private static Step altered(Step s) {
     return s instanceof Alloc a ? new Alloc(a.buffer() + "x", a.bytes(), a.async()) : TestDesigns.step(s.text() + "x");

@@ -116,6 +116,26 @@ class TraceFormatTest {
   }
 
   @Test
+  void stoppedRoundTripsWithItsReasonAndIsNotReadAsAViolation() throws TraceFormatException {
+    Outcome.Stopped stop = new Outcome.Stopped("DIVERGES: thread 7 (gpu_worker#1): cuMemAlloc_v2(12GiB) at run.capture:12;  two spaces = kept");
+    Trace t = new Trace("d", "d.design", twoWorkers(), Optional.empty(), stop, oomSteps().subList(0, 3));
+    assertThat(TraceFormat.print(t)).contains("\noutcome  STOPPED DIVERGES: thread 7 ");
+    assertThat(roundTrip(t).outcome()).isEqualTo(stop);
+    List<String> lines = violatedLines();
+    int o = lineOf(lines, "outcome");
+    lines.set(o, "outcome  STOPPED");
+    assertAt(error(lines), o + 1, 10, "'STOPPED reason'");
+  }
+
+  @Test
+  void aStoppedReasonIsOneLine() {
+    for (String bad : new String[] {"", " ", "two\nlines", " padded", "cr\rhere"}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Outcome.Stopped(bad)).as("'%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
   void completedWithSeedsRoundTrips() throws TraceFormatException {
     for (long seed : new long[] {0, 7, -3, Long.MAX_VALUE, Long.MIN_VALUE}) {
       Trace t = new Trace("d", "d.design", twoWorkers(), Optional.of(seed), new Outcome.Completed(), oomSteps());
@@ -364,7 +384,7 @@ class TraceFormatTest {
     List<String> outcome = violatedLines();
     int o = lineOf(outcome, "outcome");
     outcome.set(o, "outcome  MAYBE something");
-    assertAt(error(outcome), o + 1, 10, "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker' or a violation kind and message, got 'MAYBE something'");
+    assertAt(error(outcome), o + 1, 10, "outcome must be 'COMPLETED', 'OVERLAP A B', 'OVERLAP A B same-worker', 'STOPPED reason' or a violation kind and message, got 'MAYBE something'");
     outcome.set(o, "outcome  OVERLAP only_one");
     assertAt(error(outcome), o + 1, 10, "outcome must be");
     outcome.set(o, "outcome  OOM");

@@ -72,20 +72,6 @@ public final class TraceViews {
   }
 
   /**
-   * A trace that stops before its outcome (a captured run the model followed up to a divergence, or until the capture
-   * ended): the transitions as {@link #ofTrace}, and {@code verdict} (e.g. {@code DIVERGES}) with {@code message} as
-   * the page's verdict after the last one, in place of the outcome the trace does not reach.
-   */
-  public static TraceView ofPrefix(String title, Trace trace, Design design, String verdict, String message) {
-    TraceView v = ofTrace(title, trace, design);
-    long x = trace.length();
-    Optional<TraceView.Divergence> inside = v.divergence().filter(d -> d.index() <= trace.length());
-    return new TraceView(v.title(), v.subtitle(), v.axis(), v.vram(), v.lanes(), v.marks(), v.boxes(), v.locks(), v.holds(),
-        v.series(), v.samples(), Optional.of(new TraceView.Highlight(verdict, trace.length(), x, x, message, Optional.empty(),
-            Optional.empty(), Optional.empty(), List.of())), inside);
-  }
-
-  /**
    * A run's events: on the run's clock ({@link Axis#TIME}), or one column per event ({@link Axis#TRANSITION}, for a
    * run beside the trace it replays). {@code design} is the design the run ran ({@code source} its file).
    */
@@ -306,6 +292,12 @@ public final class TraceViews {
         long x = at == null ? 0 : at.x();
         return Optional.of(new TraceView.Highlight(v.violation().kind().name(), index, x, x, v.violation().message(),
             Optional.empty(), Optional.empty(), Optional.empty(), List.of()));
+      }
+      if (outcome instanceof Outcome.Stopped st) {
+        // a prefix that stops short: the reason after its last transition, in place of an ending it does not reach
+        int index = rows.isEmpty() ? 0 : rows.get(last - 1).index();
+        return Optional.of(new TraceView.Highlight("STOPPED", index, end, end, st.reason(), Optional.empty(), Optional.empty(),
+            Optional.empty(), List.of()));
       }
       if (outcome instanceof Outcome.Overlapped o) {
         long from = end;
