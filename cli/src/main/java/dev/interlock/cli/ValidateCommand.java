@@ -14,7 +14,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code interlock validate DESIGN CAPTURE [--map FILE] [--html OUT.html [--force]]}: is a captured run a behaviour of the design. */
+/**
+ * {@code interlock validate DESIGN CAPTURE [--map FILE] [--html OUT.html] [--timeline-json OUT.json] [--force]}: is a
+ * captured run a behaviour of the design.
+ */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check that a captured run (docs/capture-format.md) is a behaviour of the design: exit 0 CONFORMS, 1 DIVERGES (at the first event the design does not allow), 2 on bad input.")
 final class ValidateCommand implements Callable<Integer> {
@@ -33,12 +36,16 @@ final class ValidateCommand implements Callable<Integer> {
   @Option(names = "--html", paramLabel = "OUT.html", description = "Write the HTML view of the model transitions the run was checked as.")
   Path html;
 
-  @Option(names = "--force", description = "Let --html replace an existing file.")
+  @Option(names = "--timeline-json", paramLabel = "OUT.json", description = "Write the captured run as a Chrome trace event file (Perfetto, chrome://tracing), on its own clock.")
+  Path timelineJson;
+
+  @Option(names = "--force", description = "Let --html or --timeline-json replace an existing file.")
   boolean force;
 
   @Override
   public Integer call() {
     TraceFiles.checkWritable(html, force);
+    TraceFiles.checkWritable(timelineJson, force);
     Design d = new DesignOptions().load(designFile);
     String text;
     try {
@@ -54,6 +61,10 @@ final class ValidateCommand implements Callable<Integer> {
     if (html != null) {
       HtmlViews.trace(html, force, "validate " + captureFile.getFileName(), run.trace(), d);
       out.println("html written to " + html + " (" + run.trace().length() + " transitions)");
+    }
+    if (timelineJson != null) {
+      int records = Timelines.capture(timelineJson, force, in);
+      out.println("timeline written to " + timelineJson + " (" + records + " records)");
     }
     out.flush();
     return v.exitStatus();

@@ -93,4 +93,59 @@ class TimelineCommandsTest {
     assertThat(r.status()).as(r.describe()).isZero();
     assertThat(names(read(out), "M", "process_name")).contains("GPU (device clock)");
   }
+
+  private static final String CAPTURE = "observe/src/test/resources/h200/two-lock-1.capture";
+
+  @Test
+  void showWritesACapturesTimelineWithoutADesignAndReplacesOneOnlyWithForce() throws Exception {
+    Path out = tmp.resolve("capture.json");
+    CliTest.Run r = CliTest.run("show", CAPTURE, "--timeline-json", out.toString());
+    assertThat(r.status()).as(r.describe()).isZero();
+    assertThat(r.out()).startsWith("timeline written to " + out + " (");
+    JsonNode root = read(out);
+    assertThat(names(root, "M", "process_name")).containsExactly("threads", "locks", "device memory", "GPU (device clock)");
+    assertThat(names(root, "M", "thread_name")).contains("gpu_worker#0 (503)", "mem_mtx");
+    assertThat(names(root, "C", "live bytes")).hasSizeGreaterThan(100);
+    assertThat(names(root, "i", "alloc 12GiB FAILED rc=2")).isNotEmpty();
+    Files.writeString(out, "keep");
+    CliTest.Run again = CliTest.run("show", CAPTURE, "--timeline-json", out.toString());
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(again.err()).contains(out + ": exists; not overwritten (pass --force to replace it)");
+    assertThat(Files.readString(out)).isEqualTo("keep");
+    CliTest.Run forced = CliTest.run("show", CAPTURE, "--timeline-json", out.toString(), "--force");
+    assertThat(forced.status()).as(forced.describe()).isZero();
+    assertThat(read(out).get("traceEvents").size()).isGreaterThan(100);
+  }
+
+  @Test
+  void showTellsCapturesFromTracesAndSaysWhichOptionGoesWithWhich() throws Exception {
+    Path json = tmp.resolve("t.json");
+    CliTest.Run trace = CliTest.run("show", "traces/two-lock.oom.trace", "--timeline-json", json.toString());
+    assertThat(trace.status()).isEqualTo(2);
+    assertThat(trace.err()).contains("traces/two-lock.oom.trace: not a capture").contains("replay TRACE --on impl --timeline-json");
+    CliTest.Run html = CliTest.run("show", CAPTURE, "--html", tmp.resolve("c.html").toString());
+    assertThat(html.status()).isEqualTo(2);
+    assertThat(html.err()).contains("a capture, not a trace").contains("validate DESIGN");
+    CliTest.Run neither = CliTest.run("show", CAPTURE);
+    assertThat(neither.status()).isEqualTo(2);
+    CliTest.Run two = CliTest.run("show", CAPTURE, CAPTURE, "--timeline-json", json.toString());
+    assertThat(two.status()).isEqualTo(2);
+    assertThat(two.err()).contains("--timeline-json takes one capture, got 2 files");
+    assertThat(json).doesNotExist();
+  }
+
+  @Test
+  void validateWritesTheCapturesTimelineWithTheMappingsNames() throws Exception {
+    Path map = tmp.resolve("m.map");
+    Files.writeString(map, "ignore thread main\nthread 503 = first_worker\n");
+    Path out = tmp.resolve("v.json");
+    CliTest.Run v = CliTest.run("validate", "designs/two-lock.design", CAPTURE, "--map", map.toString(), "--timeline-json", out.toString());
+    assertThat(v.status()).as(v.describe()).isZero();
+    assertThat(v.out()).startsWith("CONFORMS: ").contains("timeline written to " + out);
+    assertThat(names(read(out), "M", "thread_name")).contains("first_worker (503)", "main (495)");
+    Files.writeString(out, "keep");
+    CliTest.Run again = CliTest.run("validate", "designs/two-lock.design", CAPTURE, "--timeline-json", out.toString());
+    assertThat(again.status()).isEqualTo(2);
+    assertThat(Files.readString(out)).isEqualTo("keep");
+  }
 }

@@ -35,4 +35,9 @@ final class Lanes {
     }
     return lanes;
   }
+
+  /** The name of lane {@code lane} (from 0) of a track called {@code name}: the name itself, then "NAME #2", "NAME #3". */
+  static String name(String name, int lane) {
+    return lane == 0 ? name : name + " #" + (lane + 1);
+  }
 }

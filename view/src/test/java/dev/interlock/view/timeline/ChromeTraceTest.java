@@ -84,7 +84,7 @@ class ChromeTraceTest {
       List<LockHolds.Interval> holds = LockHolds.intervals(r.events()).stream().filter(i -> i.kind() == LockHolds.Kind.HOLD).toList();
       int depth = maxOverlap(holds.stream().filter(i -> i.lock().equals("s")).toList());
       assertThat(depth).as("round robin lets several workers hold s at once").isGreaterThan(1);
-      Map<Integer, String> lockTracks = trackNames(root, ChromeTrace.LOCKS);
+      Map<Integer, String> lockTracks = trackNames(root, RunTimeline.LOCKS);
       List<String> sTracks = lockTracks.values().stream().filter(n -> n.equals("s") || n.startsWith("s #")).toList();
       assertThat(sTracks).hasSize(depth); // first fit in start order needs exactly as many tracks as the most holds at once
       assertThat(lockTracks.values()).contains("a", "b");
@@ -120,7 +120,7 @@ class ChromeTraceTest {
       assertThat(mark.get("name").asText()).isEqualTo("alloc staged 12GiB FAILED OOM");
       assertThat(mark.get("args").get("violation").asText()).isEqualTo("OOM");
       assertThat(nanos(mark.get("ts"))).isEqualTo(failed.nanos());
-      assertThat(trackNames(root, ChromeTrace.THREADS).get(mark.get("tid").asInt())).isEqualTo(failed.thread());
+      assertThat(trackNames(root, RunTimeline.THREADS).get(mark.get("tid").asInt())).isEqualTo(failed.thread());
     }
   }
 
@@ -136,8 +136,8 @@ class ChromeTraceTest {
           new KernelTiming("w#1", "k", o + 2_000, o + 4_000),
           new KernelTiming("w#0", "k", o + 2_999, o + 5_000)); // aligned times that overlap: a second track
       JsonNode root = MAPPER.readTree(ChromeTrace.json(r, k));
-      assertThat(trackNames(root, ChromeTrace.GPU).values()).containsExactly("stream w#0", "stream w#0 #2", "stream w#1");
-      List<Slice> gpu = slices(root).stream().filter(s -> s.pid() == ChromeTrace.GPU).toList();
+      assertThat(trackNames(root, RunTimeline.GPU).values()).containsExactly("stream w#0", "stream w#0 #2", "stream w#1");
+      List<Slice> gpu = slices(root).stream().filter(s -> s.pid() == RunTimeline.GPU).toList();
       assertThat(gpu).extracting(Slice::start).containsExactlyInAnyOrder(1_000L, 2_000L, 2_999L);
       assertNests(slices(root));
     }
@@ -149,7 +149,7 @@ class ChromeTraceTest {
     try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
       RunReport r = new Engine(device, StepGate.FREE).run(d, "crossing", InterpretedPipeline::new);
       assertThat(device.kernelTimings()).isEmpty();
-      assertThat(trackNames(read(r), ChromeTrace.GPU)).isEmpty();
+      assertThat(trackNames(read(r), RunTimeline.GPU)).isEmpty();
       assertThat(read(r).get("displayTimeUnit").asText()).isEqualTo("ms");
     }
   }
@@ -157,7 +157,7 @@ class ChromeTraceTest {
   @Test
   void threadTracksComeByNameWithNumbersAsNumbersAndTasksUnderTheirThread() {
     List<String> names = new ArrayList<>(List.of("w#10", "w#1/helper#2", "", "w#2", "w#1", "v#3"));
-    names.sort(ChromeTrace::byName);
+    names.sort(RunTimeline::byName);
     assertThat(names).containsExactly("", "v#3", "w#1", "w#1/helper#2", "w#2", "w#10");
   }
 
@@ -174,11 +174,11 @@ class ChromeTraceTest {
     assertNests(slices);
 
     // thread tracks: one per engine thread, named by it
-    Map<Integer, String> threads = trackNames(root, ChromeTrace.THREADS);
+    Map<Integer, String> threads = trackNames(root, RunTimeline.THREADS);
     assertThat(new HashSet<>(threads.values())).isEqualTo(new HashSet<>(events.stream().map(Event::thread).toList()));
     assertThat(threads).hasSameSizeAs(new HashSet<>(threads.values()));
     root.get("traceEvents").forEach(e -> {
-      if (e.get("pid").asInt() == ChromeTrace.THREADS && !e.get("ph").asText().equals("M") && e.get("tid").asInt() != 0) {
+      if (e.get("pid").asInt() == RunTimeline.THREADS && !e.get("ph").asText().equals("M") && e.get("tid").asInt() != 0) {
         assertThat(threads).containsKey(e.get("tid").asInt());
       }
     });
@@ -207,16 +207,16 @@ class ChromeTraceTest {
       (i.kind() == LockHolds.Kind.HOLD ? expectedHolds : expectedWaits).add(key);
     }
     assertThat(expectedHolds).isNotEmpty();
-    Map<Integer, String> lockTracks = trackNames(root, ChromeTrace.LOCKS);
+    Map<Integer, String> lockTracks = trackNames(root, RunTimeline.LOCKS);
     List<String> holds = new ArrayList<>();
     List<String> waits = new ArrayList<>();
     for (Slice s : slices) {
-      if (s.pid() == ChromeTrace.LOCKS) {
+      if (s.pid() == RunTimeline.LOCKS) {
         String lock = s.args().get("lock").asText();
         assertThat(lockTracks.get(s.tid())).matches(java.util.regex.Pattern.quote(lock) + "( #\\d+)?");
         assertThat(s.name()).isEqualTo(s.args().get("thread").asText());
         holds.add(lock + " " + s.name() + " " + s.start() + " " + s.end());
-      } else if (s.pid() == ChromeTrace.THREADS && s.name().startsWith("wait ")) {
+      } else if (s.pid() == RunTimeline.THREADS && s.name().startsWith("wait ")) {
         waits.add(s.name().substring(5) + " " + threads.get(s.tid()) + " " + s.start() + " " + s.end());
       }
     }
@@ -237,7 +237,7 @@ class ChromeTraceTest {
       }
     }
     List<String> intervals = slices.stream()
-        .filter(s -> s.pid() == ChromeTrace.THREADS && !s.name().startsWith("wait "))
+        .filter(s -> s.pid() == RunTimeline.THREADS && !s.name().startsWith("wait "))
         .map(s -> threads.get(s.tid()) + " " + s.name() + " " + s.start() + " " + s.end()).toList();
     if (open.isEmpty()) {
       assertThat(intervals).containsExactlyInAnyOrderElementsOf(expectedIntervals);
