@@ -1,18 +1,27 @@
 /* Which interposed calls are the application's: a call is recorded when its return address lies outside the CUDA
- * driver, CUPTI, the CUDA runtime, NVIDIA's other driver libraries and this library, or when its object was named
- * through NVTX. The loaded objects' executable segments are kept in a sorted table that is replaced (never changed
- * in place) when dl_iterate_phdr reports that a library was loaded: a lookup is a binary search, no lock. */
+ * driver, CUPTI, the CUDA runtime, NVIDIA's other driver libraries and this library, and, for lock, semaphore and
+ * condition calls, outside the libraries named in INTERLOCK_CAPTURE_IGNORE_LIBS (colon-separated substrings of the
+ * object's path, such as libjvm.so); or when its object was named through NVTX. The loaded objects' executable
+ * segments, each with what it drops, are kept in a sorted table that is replaced (never changed in place) when
+ * dl_iterate_phdr reports that a library was loaded: a lookup is a binary search, no lock. */
 #define _GNU_SOURCE
 #include "capture.h"
 
 #include <link.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum drop {
+  DROP_NONE = 0, /* the application's code */
+  DROP_SYNC = 1, /* a library named in INTERLOCK_CAPTURE_IGNORE_LIBS: its lock, semaphore and condition calls */
+  DROP_ALL = 2   /* the CUDA side's own code and this library: none of its calls */
+};
+
 struct range {
   uintptr_t lo, hi;
-  int skip; /* 1: the CUDA side's own code, its calls are not recorded */
+  enum drop drop;
 };
 
 struct table {
@@ -27,6 +36,41 @@ static atomic_flag refreshing = ATOMIC_FLAG_INIT;
 static const char *const skipped[] = {
   "libcuda.so", "libcupti.so", "libcudart.so", "libnvidia-", "libnvrtc", "libnvJitLink", "libcudadebugger", NULL
 };
+
+/* INTERLOCK_CAPTURE_IGNORE_LIBS, split at its colons once, by the first refresh (which runs alone) */
+#define IGNORED_MAX 32
+static char ignored_text[4096];
+static const char *ignored[IGNORED_MAX + 1];
+static int ignored_read;
+
+static void read_ignored(void) {
+  const char *env = getenv("INTERLOCK_CAPTURE_IGNORE_LIBS");
+  ignored_read = 1;
+  if (env == NULL) {
+    return;
+  }
+  snprintf(ignored_text, sizeof ignored_text, "%s", env);
+  int n = 0;
+  for (char *part = ignored_text, *colon; part != NULL && n < IGNORED_MAX; part = colon) {
+    colon = strchr(part, ':');
+    if (colon != NULL) {
+      *colon++ = '\0';
+    }
+    if (part[0] != '\0') {
+      ignored[n++] = part;
+    }
+  }
+  ignored[n] = NULL;
+}
+
+static int ignored_name(const char *path) {
+  for (int i = 0; ignored[i] != NULL; i++) {
+    if (strstr(path, ignored[i]) != NULL) {
+      return 1;
+    }
+  }
+  return 0;
+}
 
 static int skipped_name(const char *path) {
   const char *base = strrchr(path, '/');
@@ -63,7 +107,9 @@ static int add_segments(struct dl_phdr_info *info, size_t size, void *data) {
     struct range *r = &t->r[t->n++];
     r->lo = info->dlpi_addr + ph->p_vaddr;
     r->hi = r->lo + ph->p_memsz;
-    r->skip = (self >= r->lo && self < r->hi) || (info->dlpi_name != NULL && skipped_name(info->dlpi_name));
+    const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
+    r->drop = (self >= r->lo && self < r->hi) || skipped_name(name) ? DROP_ALL
+        : name[0] != '\0' && ignored_name(name) ? DROP_SYNC : DROP_NONE;
   }
   return 0;
 }
@@ -76,6 +122,9 @@ static int by_start(const void *a, const void *b) {
 void cap_filter_refresh(void) {
   if (atomic_flag_test_and_set(&refreshing)) {
     return; /* another thread is at it; the old table serves meanwhile */
+  }
+  if (!ignored_read) {
+    read_ignored();
   }
   size_t n = 0;
   dl_iterate_phdr(count_segments, &n);
@@ -114,7 +163,7 @@ static const struct range *find(const struct table *t, uintptr_t a) {
   return NULL;
 }
 
-int cap_from_app(const void *return_address) {
+int cap_from_app(const void *return_address, int sync_call) {
   uintptr_t a = (uintptr_t)return_address;
   struct table *t = atomic_load_explicit(&current, memory_order_acquire);
   if (t == NULL) {
@@ -135,7 +184,7 @@ int cap_from_app(const void *return_address) {
       r = find(t, a);
     }
   }
-  return r == NULL || !r->skip;
+  return r == NULL || r->drop == DROP_NONE || (r->drop == DROP_SYNC && !sync_call);
 }
 
 /* NVTX-named objects: an insert-only open-addressing set of addresses. */
