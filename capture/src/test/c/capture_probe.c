@@ -4,7 +4,8 @@
  *   capture_probe run [EXIT_STATUS]   # everything above, then exit with EXIT_STATUS (default 0)
  *   capture_probe more                # sem_trywait/timedwait, timedlock and rwlocks, taken and not; NVTX start/end
  *                                     # ranges (one ending on another thread) and marks; the same mutex locked by
- *                                     # libruntime-probe.so (5 times) and by the executable (3 times)
+ *                                     # libruntime-probe.so (5 times) and by the executable (3 times); 60
+ *                                     # trylock/unlock pairs in a function named as static cudart names its own
  *   capture_probe abort               # lock and unlock once, then abort() */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -61,6 +62,18 @@ static void *other_thread(void *arg) {
   int rc = pthread_mutex_timedlock(&timed_mutex, &past);
   nvtxRangeEnd(*(nvtxRangeId_t *)arg);
   return rc == ETIMEDOUT ? NULL : (void *)1;
+}
+
+/* Named as nvcc's static CUDA runtime names its functions: its mutex calls are cudart's own, as at its exit. */
+__attribute__((noinline)) int libcudart_static_probe_teardown(pthread_mutex_t *m) {
+  int taken = 0;
+  for (int i = 0; i < 60; i++) {
+    if (pthread_mutex_trylock(m) == 0) {
+      taken++;
+      pthread_mutex_unlock(m);
+    }
+  }
+  return taken;
 }
 
 static int expect(int got, int want, const char *what) {
@@ -129,6 +142,8 @@ static int more(const char *library) {
     pthread_mutex_lock(&shared_mutex);
     pthread_mutex_unlock(&shared_mutex);
   }
+  static pthread_mutex_t cudart_mutex = PTHREAD_MUTEX_INITIALIZER;
+  bad |= expect(libcudart_static_probe_teardown(&cudart_mutex), 60, "static cudart's trylocks");
   return bad ? 5 : 0;
 }
 

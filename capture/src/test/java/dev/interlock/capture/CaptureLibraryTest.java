@@ -58,9 +58,13 @@ class CaptureLibraryTest {
   }
 
   private Run run(Map<String, String> env, String... args) throws Exception {
+    return runProgram(PROBE, env, args);
+  }
+
+  private Run runProgram(Path program, Map<String, String> env, String... args) throws Exception {
     Path out = dir.resolve("run.capture");
     Files.deleteIfExists(out);
-    List<String> command = new ArrayList<>(List.of(PROBE.toString()));
+    List<String> command = new ArrayList<>(List.of(program.toString()));
     command.addAll(Arrays.asList(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(dir.resolve("probe.out").toFile());
@@ -192,6 +196,18 @@ class CaptureLibraryTest {
     // everything else is still there: the executable's own semaphore, timed locks, rwlocks and NVTX
     assertThat(ignoring.records("sem_post")).hasSize(2);
     assertThat(ignoring.lines()).hasSize(all.lines().size() - 5 * 4);
+  }
+
+  @Test
+  void staticCudartsOwnMutexCallsAreDroppedByItsSymbolNamesUnlessTheExecutableIsStripped() throws Exception {
+    // the probe's libcudart_static_probe_teardown takes a mutex 60 times with trylock, as static cudart does at exit
+    Run named = run("more", RUNTIME.toString());
+    assertThat(named.status()).isZero();
+    assertThat(named.records("trylock")).isEmpty();
+    Run stripped = runProgram(PROBE.resolveSibling("capture_probe_stripped"), Map.of(), "more", RUNTIME.toString());
+    assertThat(stripped.status()).isZero();
+    assertThat(stripped.records("trylock")).hasSize(60).allSatisfy(r -> assertThat(value(r, "rc")).isEqualTo("0"));
+    assertThat(stripped.lines()).hasSize(named.lines().size() + 120);
   }
 
   @Test
