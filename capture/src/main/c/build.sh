@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the capture library (and its test program) with gcc against the CUDA toolkit's headers and libcupti.
 #   capture/src/main/c/build.sh lib   # target/native/libinterlock_capture.so, with libcupti.so.* copied beside it
-#   capture/src/main/c/build.sh test  # target/native-test/capture_probe and libnvidia-probe.so (pthreads, NVTX; no GPU)
+#   capture/src/main/c/build.sh test  # target/native-test/capture_probe (and _stripped), libnvidia-probe.so and libruntime-probe.so
+#                                     # (pthreads, NVTX; no GPU)
 # Where no toolkit is found it says so and skips (exit 0), leaving target/native/SKIPPED with the reason; under
 # CI=true it fails instead. The toolkit is looked for in CUDA_HOME, CUDA_PATH, the nvcc on PATH, /usr/local/cuda*.
 set -euo pipefail
@@ -68,8 +69,12 @@ case "$what" in
     mkdir -p "$tests"
     gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -pthread "$module/src/test/c/libnvidia_probe.c" \
       -o "$tests/libnvidia-probe.so"
+    gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -fPIC -shared -pthread "$module/src/test/c/libruntime_probe.c" \
+      -o "$tests/libruntime-probe.so"
     gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -pthread -I"$include" "$module/src/test/c/capture_probe.c" \
       -o "$tests/capture_probe" -ldl -Wl,-rpath,'$ORIGIN'
+    # without its symbol table: static cudart's functions cannot be told from the application's
+    strip --strip-all -o "$tests/capture_probe_stripped" "$tests/capture_probe"
     ;;
   *) echo "usage: build.sh lib|test" >&2; exit 2 ;;
 esac

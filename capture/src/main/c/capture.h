@@ -25,7 +25,9 @@ CAP_HIDDEN void cap_leave(void);
 
 /* filter.c: which calls are the application's */
 CAP_HIDDEN void cap_filter_refresh(void);       /* re-reads the loaded objects (dl_iterate_phdr) */
-CAP_HIDDEN int cap_from_app(const void *return_address);
+/* Whether a call from RETURN_ADDRESS is the application's; SYNC_CALL: a lock, semaphore or condition call, which the
+ * libraries of INTERLOCK_CAPTURE_IGNORE_LIBS also drop. */
+CAP_HIDDEN int cap_from_app(const void *return_address, int sync_call);
 CAP_HIDDEN void cap_name_object(const void *address);   /* an object named through NVTX: always recorded */
 CAP_HIDDEN int cap_is_named(const void *address);
 

@@ -1,6 +1,7 @@
 /* NVTX, through NVTX_INJECTION64_PATH: the application's NVTX calls land here once InitializeInjectionNvtx2 has put
- * our functions into NVTX's tables. Ranges become range_push/range_pop, sync-user objects sync_* records, and names
- * of threads, mutexes and sync objects become name/thread_name records (a named mutex is always recorded). */
+ * our functions into NVTX's tables. Push/pop ranges become range_push/range_pop, start/end ranges (not bound to a
+ * thread) range_start/range_end with the id we hand out, marks mark records, sync-user objects sync_* records, and
+ * names of threads, mutexes and sync objects name/thread_name records (a named mutex is always recorded). */
 #define _GNU_SOURCE
 #define NVTX_NO_IMPL
 #include "capture.h"
@@ -8,6 +9,7 @@
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtSync.h>
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@ struct named {
 };
 
 static __thread int range_depth __attribute__((tls_model("initial-exec")));
+static _Atomic uint64_t last_range_id; /* start/end range ids: unique in the process, never 0 */
 
 static struct named *named_new(const char *name) {
   struct named *n = calloc(1, sizeof *n);
@@ -102,6 +105,82 @@ static int domain_range_push_ex(nvtxDomainHandle_t domain, const nvtxEventAttrib
 
 static int domain_range_pop(nvtxDomainHandle_t domain) {
   return pop(domain);
+}
+
+/* A start/end range: it may end on another thread, so its records carry the id that nvtxRangeEnd is given. */
+static nvtxRangeId_t start(nvtxDomainHandle_t domain, int32_t type, nvtxMessageValue_t value) {
+  nvtxRangeId_t id = atomic_fetch_add_explicit(&last_range_id, 1, memory_order_relaxed) + 1;
+  if (cap_enabled() && cap_enter()) {
+    char name[3 * NAME_BYTES], dom[3 * NAME_BYTES];
+    cap_record("range_start", "name=%s domain=%s id=%llu", message(name, sizeof name, type, value),
+        domain_name(dom, sizeof dom, domain), (unsigned long long)id);
+    cap_leave();
+  }
+  return id;
+}
+
+static void end(nvtxRangeId_t id) {
+  if (cap_enabled() && cap_enter()) {
+    cap_record("range_end", "id=%llu", (unsigned long long)id);
+    cap_leave();
+  }
+}
+
+static void mark(nvtxDomainHandle_t domain, int32_t type, nvtxMessageValue_t value) {
+  if (cap_enabled() && cap_enter()) {
+    char name[3 * NAME_BYTES], dom[3 * NAME_BYTES];
+    cap_record("mark", "name=%s domain=%s", message(name, sizeof name, type, value), domain_name(dom, sizeof dom, domain));
+    cap_leave();
+  }
+}
+
+static nvtxRangeId_t range_start_a(const char *text) {
+  nvtxMessageValue_t v;
+  v.ascii = text;
+  return start(NULL, NVTX_MESSAGE_TYPE_ASCII, v);
+}
+
+static nvtxRangeId_t range_start_w(const wchar_t *text) {
+  nvtxMessageValue_t v;
+  v.unicode = text;
+  return start(NULL, NVTX_MESSAGE_TYPE_UNICODE, v);
+}
+
+static nvtxRangeId_t range_start_ex(const nvtxEventAttributes_t *a) {
+  return start(NULL, a != NULL ? a->messageType : 0, a != NULL ? a->message : (nvtxMessageValue_t){0});
+}
+
+static nvtxRangeId_t domain_range_start_ex(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *a) {
+  return start(domain, a != NULL ? a->messageType : 0, a != NULL ? a->message : (nvtxMessageValue_t){0});
+}
+
+static void range_end(nvtxRangeId_t id) {
+  end(id);
+}
+
+static void domain_range_end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
+  (void)domain; /* the id alone says which range ends */
+  end(id);
+}
+
+static void mark_a(const char *text) {
+  nvtxMessageValue_t v;
+  v.ascii = text;
+  mark(NULL, NVTX_MESSAGE_TYPE_ASCII, v);
+}
+
+static void mark_w(const wchar_t *text) {
+  nvtxMessageValue_t v;
+  v.unicode = text;
+  mark(NULL, NVTX_MESSAGE_TYPE_UNICODE, v);
+}
+
+static void mark_ex(const nvtxEventAttributes_t *a) {
+  mark(NULL, a != NULL ? a->messageType : 0, a != NULL ? a->message : (nvtxMessageValue_t){0});
+}
+
+static void domain_mark_ex(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *a) {
+  mark(domain, a != NULL ? a->messageType : 0, a != NULL ? a->message : (nvtxMessageValue_t){0});
 }
 
 static void name_thread(uint32_t tid, const char *enc) {
@@ -223,10 +302,20 @@ __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExpor
   install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushW, FN(range_push_w));
   install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, FN(range_push_ex));
   install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, FN(range_pop));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartA, FN(range_start_a));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartW, FN(range_start_w));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, FN(range_start_ex));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeEnd, FN(range_end));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkA, FN(mark_a));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkW, FN(mark_w));
+  install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_MarkEx, FN(mark_ex));
   install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_NameOsThreadA, FN(name_os_thread_a));
   install(etbl, NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_NameOsThreadW, FN(name_os_thread_w));
   install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx, FN(domain_range_push_ex));
   install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, FN(domain_range_pop));
+  install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx, FN(domain_range_start_ex));
+  install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeEnd, FN(domain_range_end));
+  install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainMarkEx, FN(domain_mark_ex));
   install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateA, FN(domain_create_a));
   install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainCreateW, FN(domain_create_w));
   install(etbl, NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA, FN(register_string_a));

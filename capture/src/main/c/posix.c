@@ -1,5 +1,7 @@
 /* LD_PRELOAD interposition of the pthread and semaphore calls that C and C++ locks and threads go through.
- * Ordering: a lock is recorded when it returns, an unlock before the call. pthread_cond_wait releases and retakes
+ * Ordering: a lock is recorded when it returns (taken when rc=0: a failed trylock or a timed-out timedlock is
+ * recorded with its error), an unlock before the call. A rwlock is recorded as rdlock/wrlock and rdunlock/wrunlock:
+ * glibc keeps the writer's tid in the lock, which tells the mode of an unlock. pthread_cond_wait releases and retakes
  * its mutex inside glibc, so it is recorded as an unlock before and a lock after (via=cond_wait). thread_start is
  * written when pthread_create returns but carries the child's start time, so it precedes the child's records. */
 #define _GNU_SOURCE
@@ -35,7 +37,13 @@
   }
 
 typedef int (*mutex_fn)(pthread_mutex_t *);
+typedef int (*mutex_timed_fn)(pthread_mutex_t *, const struct timespec *);
+typedef int (*mutex_clock_fn)(pthread_mutex_t *, clockid_t, const struct timespec *);
+typedef int (*rw_fn)(pthread_rwlock_t *);
+typedef int (*rw_timed_fn)(pthread_rwlock_t *, const struct timespec *);
+typedef int (*rw_clock_fn)(pthread_rwlock_t *, clockid_t, const struct timespec *);
 typedef int (*sem_fn)(sem_t *);
+typedef int (*sem_timed_fn)(sem_t *, const struct timespec *);
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 typedef int (*join_fn)(pthread_t, void **);
 typedef int (*cond_wait_fn)(pthread_cond_t *, pthread_mutex_t *);
@@ -46,7 +54,20 @@ typedef int (*setname_fn)(pthread_t, const char *);
 REAL(mutex_fn, pthread_mutex_lock, "")
 REAL(mutex_fn, pthread_mutex_trylock, "")
 REAL(mutex_fn, pthread_mutex_unlock, "")
+REAL(mutex_timed_fn, pthread_mutex_timedlock, "")
+REAL(mutex_clock_fn, pthread_mutex_clocklock, "")
+REAL(rw_fn, pthread_rwlock_rdlock, "")
+REAL(rw_fn, pthread_rwlock_tryrdlock, "")
+REAL(rw_timed_fn, pthread_rwlock_timedrdlock, "")
+REAL(rw_clock_fn, pthread_rwlock_clockrdlock, "")
+REAL(rw_fn, pthread_rwlock_wrlock, "")
+REAL(rw_fn, pthread_rwlock_trywrlock, "")
+REAL(rw_timed_fn, pthread_rwlock_timedwrlock, "")
+REAL(rw_clock_fn, pthread_rwlock_clockwrlock, "")
+REAL(rw_fn, pthread_rwlock_unlock, "")
 REAL(sem_fn, sem_wait, "")
+REAL(sem_fn, sem_trywait, "")
+REAL(sem_timed_fn, sem_timedwait, "")
 REAL(sem_fn, sem_post, "")
 REAL(create_fn, pthread_create, "")
 REAL(join_fn, pthread_join, "")
@@ -55,12 +76,13 @@ REAL(cond_timedwait_fn, pthread_cond_timedwait, "GLIBC_2.3.2")
 REAL(cond_clockwait_fn, pthread_cond_clockwait, "")
 REAL(setname_fn, pthread_setname_np, "")
 
-/* Whether a call on OBJECT made from RETURN_ADDRESS is recorded; on 1 the caller must cap_leave() after recording. */
-static int wanted(const void *return_address, const void *object) {
+/* Whether a call on OBJECT made from RETURN_ADDRESS is recorded (SYNC_CALL: a lock, semaphore or condition call,
+ * which the ignored libraries drop too); on 1 the caller must cap_leave() after recording. */
+static int wanted(const void *return_address, const void *object, int sync_call) {
   if (!cap_enabled() || !cap_enter()) {
     return 0;
   }
-  if (cap_is_named(object) || cap_from_app(return_address)) {
+  if (cap_is_named(object) || cap_from_app(return_address, sync_call)) {
     return 1;
   }
   cap_leave();
@@ -73,7 +95,7 @@ __attribute__((constructor)) static void capture_preload_init(void) {
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m) {
-  int want = wanted(__builtin_return_address(0), m);
+  int want = wanted(__builtin_return_address(0), m, 1);
   int rc = next_pthread_mutex_lock()(m);
   if (want) {
     cap_record("lock", "obj=mutex@0x%lx rc=%d", CAP_PTR(m), rc);
@@ -83,7 +105,7 @@ int pthread_mutex_lock(pthread_mutex_t *m) {
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *m) {
-  int want = wanted(__builtin_return_address(0), m);
+  int want = wanted(__builtin_return_address(0), m, 1);
   int rc = next_pthread_mutex_trylock()(m);
   if (want) {
     cap_record("trylock", "obj=mutex@0x%lx rc=%d", CAP_PTR(m), rc);
@@ -93,15 +115,114 @@ int pthread_mutex_trylock(pthread_mutex_t *m) {
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m) {
-  if (wanted(__builtin_return_address(0), m)) {
+  if (wanted(__builtin_return_address(0), m, 1)) {
     cap_record("unlock", "obj=mutex@0x%lx", CAP_PTR(m));
     cap_leave();
   }
   return next_pthread_mutex_unlock()(m);
 }
 
+/* A timed (or try) mutex lock: recorded as EVENT when it returns, with its rc (ETIMEDOUT, EBUSY: not taken). */
+static int mutex_result(int want, const char *event, pthread_mutex_t *m, int rc) {
+  if (want) {
+    cap_record(event, "obj=mutex@0x%lx rc=%d", CAP_PTR(m), rc);
+    cap_leave();
+  }
+  return rc;
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), m, 1);
+  return mutex_result(want, "timedlock", m, next_pthread_mutex_timedlock()(m, t));
+}
+
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), m, 1);
+  return mutex_result(want, "timedlock", m, next_pthread_mutex_clocklock()(m, clock, t));
+}
+
+/* A rwlock taken for reading (rdlock) or writing (wrlock), by any of the blocking, try, timed and clock calls. */
+static int rw_result(int want, const char *event, pthread_rwlock_t *l, int rc) {
+  if (want) {
+    cap_record(event, "obj=rwlock@0x%lx rc=%d", CAP_PTR(l), rc);
+    cap_leave();
+  }
+  return rc;
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "rdlock", l, next_pthread_rwlock_rdlock()(l));
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "rdlock", l, next_pthread_rwlock_tryrdlock()(l));
+}
+
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "rdlock", l, next_pthread_rwlock_timedrdlock()(l, t));
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "rdlock", l, next_pthread_rwlock_clockrdlock()(l, clock, t));
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *l) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "wrlock", l, next_pthread_rwlock_wrlock()(l));
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "wrlock", l, next_pthread_rwlock_trywrlock()(l));
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "wrlock", l, next_pthread_rwlock_timedwrlock()(l, t));
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), l, 1);
+  return rw_result(want, "wrlock", l, next_pthread_rwlock_clockwrlock()(l, clock, t));
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *l) {
+  if (wanted(__builtin_return_address(0), l, 1)) {
+    /* glibc keeps the writer's tid in __cur_writer while the lock is held for writing (0 for readers) */
+    int writer = l->__data.__cur_writer == cap_tid();
+    cap_record(writer ? "wrunlock" : "rdunlock", "obj=rwlock@0x%lx", CAP_PTR(l));
+    cap_leave();
+  }
+  return next_pthread_rwlock_unlock()(l);
+}
+
+/* A semaphore call that may fail (sem_trywait: EAGAIN; sem_timedwait: ETIMEDOUT), recorded with its errno. */
+static int sem_result(int want, const char *event, sem_t *s, int rc) {
+  if (want) {
+    int error = rc == 0 ? 0 : errno;
+    cap_record(event, "obj=sem@0x%lx rc=%d", CAP_PTR(s), error);
+    cap_leave();
+    errno = error;
+  }
+  return rc;
+}
+
+int sem_trywait(sem_t *s) {
+  int want = wanted(__builtin_return_address(0), s, 1);
+  return sem_result(want, "sem_trywait", s, next_sem_trywait()(s));
+}
+
+int sem_timedwait(sem_t *s, const struct timespec *t) {
+  int want = wanted(__builtin_return_address(0), s, 1);
+  return sem_result(want, "sem_timedwait", s, next_sem_timedwait()(s, t));
+}
+
 int sem_wait(sem_t *s) {
-  int want = wanted(__builtin_return_address(0), s);
+  int want = wanted(__builtin_return_address(0), s, 1);
   int rc = next_sem_wait()(s);
   if (want) {
     cap_record("sem_wait", "obj=sem@0x%lx rc=%d", CAP_PTR(s), rc == 0 ? 0 : errno);
@@ -111,7 +232,7 @@ int sem_wait(sem_t *s) {
 }
 
 int sem_post(sem_t *s) {
-  if (wanted(__builtin_return_address(0), s)) {
+  if (wanted(__builtin_return_address(0), s, 1)) {
     cap_record("sem_post", "obj=sem@0x%lx", CAP_PTR(s));
     cap_leave();
   }
@@ -132,7 +253,7 @@ static void cond_after(int want, pthread_mutex_t *m) {
 }
 
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
-  int want = wanted(__builtin_return_address(0), m);
+  int want = wanted(__builtin_return_address(0), m, 1);
   cond_before(want, m);
   int rc = next_pthread_cond_wait()(c, m);
   cond_after(want, m);
@@ -140,7 +261,7 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
 }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) {
-  int want = wanted(__builtin_return_address(0), m);
+  int want = wanted(__builtin_return_address(0), m, 1);
   cond_before(want, m);
   int rc = next_pthread_cond_timedwait()(c, m, t);
   cond_after(want, m);
@@ -148,7 +269,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 }
 
 int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock, const struct timespec *t) {
-  int want = wanted(__builtin_return_address(0), m);
+  int want = wanted(__builtin_return_address(0), m, 1);
   cond_before(want, m);
   int rc = next_pthread_cond_clockwait()(c, m, clock, t);
   cond_after(want, m);
@@ -208,7 +329,7 @@ static void *started(void *p) {
 }
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
-  if (!wanted(__builtin_return_address(0), NULL)) {
+  if (!wanted(__builtin_return_address(0), NULL, 0)) {
     return next_pthread_create()(thread, attr, routine, arg);
   }
   struct start *s = malloc(sizeof *s);
@@ -238,7 +359,7 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routin
 
 int pthread_join(pthread_t thread, void **result) {
   int child = cap_tid_of((unsigned long)thread);
-  int want = wanted(__builtin_return_address(0), NULL);
+  int want = wanted(__builtin_return_address(0), NULL, 0);
   int rc = next_pthread_join()(thread, result);
   if (want) {
     cap_record("thread_join", "child=%d rc=%d", child, rc);

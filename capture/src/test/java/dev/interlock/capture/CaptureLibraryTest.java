@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -25,6 +26,7 @@ class CaptureLibraryTest {
   private static final Path NATIVE = ROOT.resolve("capture/target/native");
   private static final Path LIBRARY = NATIVE.resolve("libinterlock_capture.so");
   private static final Path PROBE = ROOT.resolve("capture/target/native-test/capture_probe");
+  private static final Path RUNTIME = ROOT.resolve("capture/target/native-test/libruntime-probe.so");
 
   @TempDir
   Path dir;
@@ -52,14 +54,24 @@ class CaptureLibraryTest {
   }
 
   private Run run(String... args) throws Exception {
+    return run(Map.of(), args);
+  }
+
+  private Run run(Map<String, String> env, String... args) throws Exception {
+    return runProgram(PROBE, env, args);
+  }
+
+  private Run runProgram(Path program, Map<String, String> env, String... args) throws Exception {
     Path out = dir.resolve("run.capture");
-    List<String> command = new ArrayList<>(List.of(PROBE.toString()));
+    Files.deleteIfExists(out);
+    List<String> command = new ArrayList<>(List.of(program.toString()));
     command.addAll(Arrays.asList(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(dir.resolve("probe.out").toFile());
     pb.environment().put("LD_PRELOAD", LIBRARY.toString());
     pb.environment().put("NVTX_INJECTION64_PATH", LIBRARY.toString());
     pb.environment().put("INTERLOCK_CAPTURE_OUT", out.toString());
+    pb.environment().putAll(env);
     Process p = pb.start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe ends").isTrue();
     byte[] bytes = Files.readAllBytes(out);
@@ -127,6 +139,75 @@ class CaptureLibraryTest {
           .mapToLong(r -> Long.parseLong(r[0])).min().orElseThrow();
       assertThat(Long.parseLong(start[0])).isLessThan(first);
     }
+  }
+
+  /** The records of one thread, as "EVENT key=value..." without NS and TID. */
+  private static List<String> of(Run run, String tid) {
+    return run.lines().stream().filter(l -> !l.startsWith("#")).map(l -> l.split(" ", 3)).filter(f -> f[1].equals(tid))
+        .map(f -> f[2]).collect(Collectors.toList());
+  }
+
+  @Test
+  void recordsTimedAndTryCallsTakenOrNotRwlocksWithTheirModeStartEndRangesAcrossThreadsAndMarks() throws Exception {
+    Run run = run("more", RUNTIME.toString());
+    assertThat(run.status()).as("the probe's own checks of the calls' results").isZero();
+    String main = run.records("thread_start").get(0)[1];
+    String other = value(run.records("thread_start").get(0), "child");
+    List<String> mine = of(run, main);
+    String sem = value(run.records("sem_trywait").get(0), "obj");
+    assertThat(sem).startsWith("sem@0x");
+    assertThat(mine.subList(0, 6)).containsExactly(
+        "sem_trywait obj=" + sem + " rc=11", // EAGAIN: not taken
+        "sem_timedwait obj=" + sem + " rc=110", // ETIMEDOUT: not taken
+        "sem_post obj=" + sem, "sem_post obj=" + sem,
+        "sem_trywait obj=" + sem + " rc=0", "sem_timedwait obj=" + sem + " rc=0");
+    // the timed lock that timed out on the other thread, while main held the mutex; then main's own, taken
+    String timed = value(run.records("timedlock").get(0), "obj");
+    assertThat(of(run, other)).containsExactly("timedlock obj=" + timed + " rc=110", "range_end id=1");
+    assertThat(mine).containsSubsequence("lock obj=" + timed + " rc=0", "thread_start child=" + other + " rc=0",
+        "thread_join child=" + other + " rc=0", "unlock obj=" + timed, "timedlock obj=" + timed + " rc=0",
+        "unlock obj=" + timed);
+    String rw = value(run.records("rdlock").get(0), "obj");
+    assertThat(rw).startsWith("rwlock@0x");
+    assertThat(mine).containsSubsequence("rdlock obj=" + rw + " rc=0", "rdlock obj=" + rw + " rc=0",
+        "wrlock obj=" + rw + " rc=16", "rdunlock obj=" + rw, "rdunlock obj=" + rw, "wrlock obj=" + rw + " rc=0",
+        "wrunlock obj=" + rw);
+    // a start/end range started on main and ended on the other thread pairs by its id; one in a domain on main
+    assertThat(mine).contains("range_start name=upload domain=- id=1")
+        .containsSubsequence("range_start name=stage domain=probe id=2", "mark name=checkpoint domain=-",
+            "mark name=domain%20mark domain=probe", "range_end id=2");
+    assertThat(mine).doesNotContain("range_end id=1");
+  }
+
+  @Test
+  void ignoreLibsDropsTheLocksOfTheNamedLibraryAndKeepsTheSameMutexLockedByTheExecutable() throws Exception {
+    Run all = run("more", RUNTIME.toString());
+    String shared = value(all.records("lock").get(all.records("lock").size() - 1), "obj");
+    long sharedLocks = all.records("lock").stream().filter(r -> value(r, "obj").equals(shared)).count();
+    assertThat(sharedLocks).as("5 locks from libruntime-probe.so and 3 from the executable").isEqualTo(8);
+    assertThat(all.records("sem_wait")).hasSize(5);
+
+    Run ignoring = run(Map.of("INTERLOCK_CAPTURE_IGNORE_LIBS", "libnothing.so:libruntime-probe"), "more", RUNTIME.toString());
+    assertThat(ignoring.status()).isZero();
+    String kept = value(ignoring.records("lock").get(ignoring.records("lock").size() - 1), "obj");
+    assertThat(ignoring.records("lock").stream().filter(r -> value(r, "obj").equals(kept))).hasSize(3);
+    assertThat(ignoring.records("unlock").stream().filter(r -> value(r, "obj").equals(kept))).hasSize(3);
+    assertThat(ignoring.records("sem_wait")).isEmpty();
+    // everything else is still there: the executable's own semaphore, timed locks, rwlocks and NVTX
+    assertThat(ignoring.records("sem_post")).hasSize(2);
+    assertThat(ignoring.lines()).hasSize(all.lines().size() - 5 * 4);
+  }
+
+  @Test
+  void staticCudartsOwnMutexCallsAreDroppedByItsSymbolNamesUnlessTheExecutableIsStripped() throws Exception {
+    // the probe's libcudart_static_probe_teardown takes a mutex 60 times with trylock, as static cudart does at exit
+    Run named = run("more", RUNTIME.toString());
+    assertThat(named.status()).isZero();
+    assertThat(named.records("trylock")).isEmpty();
+    Run stripped = runProgram(PROBE.resolveSibling("capture_probe_stripped"), Map.of(), "more", RUNTIME.toString());
+    assertThat(stripped.status()).isZero();
+    assertThat(stripped.records("trylock")).hasSize(60).allSatisfy(r -> assertThat(value(r, "rc")).isEqualTo("0"));
+    assertThat(stripped.lines()).hasSize(named.lines().size() + 120);
   }
 
   @Test

@@ -41,11 +41,22 @@ final class CaptureCommand implements Callable<Integer> {
   @Option(names = "--all-driver", description = "Record every CUDA driver call by name (INTERLOCK_CAPTURE_ALL_DRIVER=1).")
   boolean allDriver;
 
+  @Option(names = "--ignore-lib", paramLabel = "NAME",
+      description = "Drop the lock, semaphore and condition records of calls made from a shared object whose path "
+          + "contains NAME (such as libjvm.so); repeatable (INTERLOCK_CAPTURE_IGNORE_LIBS). Objects named through NVTX "
+          + "are always recorded.")
+  List<String> ignoreLibs = new ArrayList<>();
+
   @Parameters(arity = "1..*", paramLabel = "PROGRAM", description = "The program and its arguments, after --.")
   List<String> command;
 
   @Override
   public Integer call() {
+    for (String name : ignoreLibs) {
+      if (name.isEmpty() || name.contains(":")) {
+        throw new CliError("--ignore-lib '" + name + "': a library name must be non-empty and contain no ':'");
+      }
+    }
     Path lib = locateLibrary().toAbsolutePath();
     Path out = output.toAbsolutePath();
     try {
@@ -65,6 +76,11 @@ final class CaptureCommand implements Callable<Integer> {
     env.put("CUDA_INJECTION64_PATH", lib.toString());
     env.put("NVTX_INJECTION64_PATH", lib.toString());
     env.put("INTERLOCK_CAPTURE_OUT", out.toString());
+    if (!ignoreLibs.isEmpty()) {
+      String given = env.getOrDefault("INTERLOCK_CAPTURE_IGNORE_LIBS", "").strip();
+      String names = String.join(":", ignoreLibs);
+      env.put("INTERLOCK_CAPTURE_IGNORE_LIBS", given.isEmpty() ? names : given + ":" + names);
+    }
     if (allDriver) {
       env.put("INTERLOCK_CAPTURE_ALL_DRIVER", "1");
     }

@@ -82,6 +82,31 @@ class CaptureCommandTest {
   }
 
   @Test
+  void ignoreLibDropsTheLocksCalledFromThatLibrary() throws Exception {
+    libraryBuilt();
+    Path runtime = PROBE.resolveSibling("libruntime-probe.so");
+    Path all = dir.resolve("all.capture");
+    Path ignoring = dir.resolve("ignoring.capture");
+    Run a = run("capture", "-o", all.toString(), "--lib", LIBRARY.toString(), "--", PROBE.toString(), "more", runtime.toString());
+    Run i = run("capture", "-o", ignoring.toString(), "--lib", LIBRARY.toString(), "--ignore-lib", "libjvm.so",
+        "--ignore-lib", "libruntime-probe", "--", PROBE.toString(), "more", runtime.toString());
+    assertThat(a.status()).as(a.err()).isZero();
+    assertThat(i.status()).as(i.err()).isZero();
+    // only libruntime-probe.so calls sem_wait in the probe's "more" mode: 5 times
+    assertThat(Files.readAllLines(all).stream().filter(l -> l.contains(" sem_wait "))).hasSize(5);
+    assertThat(Files.readAllLines(ignoring).stream().filter(l -> l.contains(" sem_wait "))).isEmpty();
+    assertThat(Files.readAllLines(ignoring).stream().filter(l -> l.contains(" timedlock "))).hasSize(2);
+  }
+
+  @Test
+  void anIgnoreLibWithAColonIsBadInput() {
+    Run r = run("capture", "-o", dir.resolve("x.capture").toString(), "--ignore-lib", "a:b", "--", "true");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("interlock: --ignore-lib 'a:b': a library name must be non-empty and contain no ':'\n");
+    assertThat(dir.resolve("x.capture")).doesNotExist();
+  }
+
+  @Test
   void aMissingLibraryIsBadInput() {
     Path none = dir.resolve("none.so");
     Run r = run("capture", "-o", dir.resolve("x.capture").toString(), "--lib", none.toString(), "--", "true");

@@ -20,35 +20,70 @@ public sealed interface CaptureEvent {
   /** Calls the visitor method for this record's kind. */
   <R> R accept(Visitor<R> v);
 
-  /** How an object was taken: a pthread mutex, a semaphore or an NVTX sync-user object. */
+  /**
+   * How an object was taken: a pthread mutex (lock, trylock, timedlock), a rwlock for reading or writing (rdlock,
+   * wrlock), a semaphore (sem_wait, sem_trywait, sem_timedwait) or an NVTX sync-user object.
+   */
   enum AcquireKind {
-    LOCK("lock"), TRYLOCK("trylock"), SEM_WAIT("sem_wait"), SYNC_ACQUIRE("sync_acquire");
+    LOCK("lock", true, false), TRYLOCK("trylock", true, false), TIMEDLOCK("timedlock", true, false),
+    RDLOCK("rdlock", true, true), WRLOCK("wrlock", true, false), SEM_WAIT("sem_wait", false, false),
+    SEM_TRYWAIT("sem_trywait", false, false), SEM_TIMEDWAIT("sem_timedwait", false, false),
+    SYNC_ACQUIRE("sync_acquire", false, false);
 
     private final String event;
+    private final boolean mutex;
+    private final boolean shared;
 
-    AcquireKind(String event) {
+    AcquireKind(String event, boolean mutex, boolean shared) {
       this.event = event;
+      this.mutex = mutex;
+      this.shared = shared;
     }
 
     /** The record's EVENT word. */
     public String event() {
       return event;
+    }
+
+    /** Whether the object is a lock (a design's mutex) rather than something counted (a design's semaphore). */
+    public boolean mutex() {
+      return mutex;
+    }
+
+    /** Whether it is taken for reading, shared with other readers: a design has no such lock. */
+    public boolean shared() {
+      return shared;
     }
   }
 
-  /** How an object was given back. */
+  /** How an object was given back: the release of each {@link AcquireKind}'s object. */
   enum ReleaseKind {
-    UNLOCK("unlock"), SEM_POST("sem_post"), SYNC_RELEASE("sync_release");
+    UNLOCK("unlock", true, false), RDUNLOCK("rdunlock", true, true), WRUNLOCK("wrunlock", true, false),
+    SEM_POST("sem_post", false, false), SYNC_RELEASE("sync_release", false, false);
 
     private final String event;
+    private final boolean mutex;
+    private final boolean shared;
 
-    ReleaseKind(String event) {
+    ReleaseKind(String event, boolean mutex, boolean shared) {
       this.event = event;
+      this.mutex = mutex;
+      this.shared = shared;
     }
 
     /** The record's EVENT word. */
     public String event() {
       return event;
+    }
+
+    /** Whether the object is a lock (a design's mutex) rather than something counted (a design's semaphore). */
+    public boolean mutex() {
+      return mutex;
+    }
+
+    /** Whether a reader gives back a rwlock: a design has no such lock. */
+    public boolean shared() {
+      return shared;
     }
   }
 
@@ -77,7 +112,7 @@ public sealed interface CaptureEvent {
     }
   }
 
-  /** lock, trylock, sem_wait, sync_acquire: recorded when the call returned; taken when rc is 0. */
+  /** An {@link AcquireKind} record: recorded when the call returned; taken when rc is 0 (a failed try or timed call is not). */
   record Acquire(int line, long nanos, long tid, AcquireKind kind, String obj, int rc) implements CaptureEvent {
     public Acquire {
       Objects.requireNonNull(kind, "kind");
@@ -94,7 +129,7 @@ public sealed interface CaptureEvent {
     }
   }
 
-  /** unlock, sem_post, sync_release: recorded before the call. */
+  /** A {@link ReleaseKind} record: recorded before the call. */
   record Release(int line, long nanos, long tid, ReleaseKind kind, String obj) implements CaptureEvent {
     public Release {
       Objects.requireNonNull(kind, "kind");
@@ -138,6 +173,45 @@ public sealed interface CaptureEvent {
 
     public <R> R accept(Visitor<R> v) {
       return v.rangePop(this);
+    }
+  }
+
+  /**
+   * {@code range_start name=NAME domain=DOMAIN id=N}: an NVTX start/end range begins. It is not bound to a thread: the
+   * {@link RangeEnd} with the same id may come from another one.
+   */
+  record RangeStart(int line, long nanos, long tid, String name, String domain, long id) implements CaptureEvent {
+    public RangeStart {
+      requireText("range name", name);
+      requireText("domain", domain);
+      requireId(id);
+    }
+
+    public <R> R accept(Visitor<R> v) {
+      return v.rangeStart(this);
+    }
+  }
+
+  /** {@code range_end id=N}: the start/end range with that id ends, on whichever thread recorded this. */
+  record RangeEnd(int line, long nanos, long tid, long id) implements CaptureEvent {
+    public RangeEnd {
+      requireId(id);
+    }
+
+    public <R> R accept(Visitor<R> v) {
+      return v.rangeEnd(this);
+    }
+  }
+
+  /** {@code mark name=NAME domain=DOMAIN}: an NVTX mark, an instant with a name. */
+  record Mark(int line, long nanos, long tid, String name, String domain) implements CaptureEvent {
+    public Mark {
+      requireText("mark name", name);
+      requireText("domain", domain);
+    }
+
+    public <R> R accept(Visitor<R> v) {
+      return v.mark(this);
     }
   }
 
@@ -246,6 +320,12 @@ public sealed interface CaptureEvent {
     }
   }
 
+  private static void requireId(long id) {
+    if (id <= 0) {
+      throw new IllegalArgumentException("range id must be positive, got " + id);
+    }
+  }
+
   private static void requireText(String what, String s) {
     if (s == null || s.isEmpty()) {
       throw new IllegalArgumentException(what + " is empty");
@@ -269,6 +349,12 @@ public sealed interface CaptureEvent {
     R rangePush(RangePush e);
 
     R rangePop(RangePop e);
+
+    R rangeStart(RangeStart e);
+
+    R rangeEnd(RangeEnd e);
+
+    R mark(Mark e);
 
     R alloc(Alloc e);
 

@@ -158,15 +158,25 @@ public final class CaptureFormat {
             k.containsKey("tid_named") ? number(k, "tid_named", evCol) : tid);
         case "lock" -> acquire(CaptureEvent.AcquireKind.LOCK, ns, tid, k, evCol, true);
         case "trylock" -> acquire(CaptureEvent.AcquireKind.TRYLOCK, ns, tid, k, evCol, true);
+        case "timedlock" -> acquire(CaptureEvent.AcquireKind.TIMEDLOCK, ns, tid, k, evCol, true);
+        case "rdlock" -> acquire(CaptureEvent.AcquireKind.RDLOCK, ns, tid, k, evCol, true);
+        case "wrlock" -> acquire(CaptureEvent.AcquireKind.WRLOCK, ns, tid, k, evCol, true);
         case "sem_wait" -> acquire(CaptureEvent.AcquireKind.SEM_WAIT, ns, tid, k, evCol, true);
+        case "sem_trywait" -> acquire(CaptureEvent.AcquireKind.SEM_TRYWAIT, ns, tid, k, evCol, true);
+        case "sem_timedwait" -> acquire(CaptureEvent.AcquireKind.SEM_TIMEDWAIT, ns, tid, k, evCol, true);
         case "sync_acquire" -> acquire(CaptureEvent.AcquireKind.SYNC_ACQUIRE, ns, tid, k, evCol, false);
-        case "unlock" -> new CaptureEvent.Release(number, ns, tid, CaptureEvent.ReleaseKind.UNLOCK, text(k, "obj", evCol));
-        case "sem_post" -> new CaptureEvent.Release(number, ns, tid, CaptureEvent.ReleaseKind.SEM_POST, text(k, "obj", evCol));
-        case "sync_release" ->
-            new CaptureEvent.Release(number, ns, tid, CaptureEvent.ReleaseKind.SYNC_RELEASE, text(k, "obj", evCol));
+        case "unlock" -> release(CaptureEvent.ReleaseKind.UNLOCK, ns, tid, k, evCol);
+        case "rdunlock" -> release(CaptureEvent.ReleaseKind.RDUNLOCK, ns, tid, k, evCol);
+        case "wrunlock" -> release(CaptureEvent.ReleaseKind.WRUNLOCK, ns, tid, k, evCol);
+        case "sem_post" -> release(CaptureEvent.ReleaseKind.SEM_POST, ns, tid, k, evCol);
+        case "sync_release" -> release(CaptureEvent.ReleaseKind.SYNC_RELEASE, ns, tid, k, evCol);
         case "name" -> new CaptureEvent.Name(number, ns, tid, text(k, "obj", evCol), text(k, "name", evCol));
         case "range_push" -> new CaptureEvent.RangePush(number, ns, tid, text(k, "name", evCol), text(k, "domain", evCol));
         case "range_pop" -> new CaptureEvent.RangePop(number, ns, tid, text(k, "domain", evCol));
+        case "range_start" -> new CaptureEvent.RangeStart(number, ns, tid, text(k, "name", evCol), text(k, "domain", evCol),
+            id(k, evCol));
+        case "range_end" -> new CaptureEvent.RangeEnd(number, ns, tid, id(k, evCol));
+        case "mark" -> new CaptureEvent.Mark(number, ns, tid, text(k, "name", evCol), text(k, "domain", evCol));
         case "alloc" -> new CaptureEvent.Alloc(number, ns, tid, pointer(k, "ptr", evCol), number(k, "bytes", evCol),
             flag(k, "async", evCol), text(k, "stream", evCol), rc(k, evCol), text(k, "api", evCol));
         case "free" -> new CaptureEvent.Free(number, ns, tid, pointer(k, "ptr", evCol), flag(k, "async", evCol),
@@ -195,6 +205,20 @@ public final class CaptureFormat {
     private CaptureEvent acquire(CaptureEvent.AcquireKind kind, long ns, long tid, Map<String, Field> k, int evCol,
         boolean hasRc) throws CaptureFormatException {
       return new CaptureEvent.Acquire(number, ns, tid, kind, text(k, "obj", evCol), hasRc ? rc(k, evCol) : 0);
+    }
+
+    private CaptureEvent release(CaptureEvent.ReleaseKind kind, long ns, long tid, Map<String, Field> k, int evCol)
+        throws CaptureFormatException {
+      return new CaptureEvent.Release(number, ns, tid, kind, text(k, "obj", evCol));
+    }
+
+    /** A start/end range's id: positive (the library hands them out from 1). */
+    private long id(Map<String, Field> k, int evCol) throws CaptureFormatException {
+      long v = number(k, "id", evCol);
+      if (v == 0) {
+        throw error(k.get("id").column(), "id must be positive, got 0");
+      }
+      return v;
     }
 
     private Field field(Map<String, Field> k, String key, int evCol) throws CaptureFormatException {
@@ -328,6 +352,18 @@ public final class CaptureFormat {
 
     public String rangePop(CaptureEvent.RangePop e) {
       return "range_pop domain=" + encode(e.domain());
+    }
+
+    public String rangeStart(CaptureEvent.RangeStart e) {
+      return "range_start name=" + encode(e.name()) + " domain=" + encode(e.domain()) + " id=" + e.id();
+    }
+
+    public String rangeEnd(CaptureEvent.RangeEnd e) {
+      return "range_end id=" + e.id();
+    }
+
+    public String mark(CaptureEvent.Mark e) {
+      return "mark name=" + encode(e.name()) + " domain=" + encode(e.domain());
     }
 
     public String alloc(CaptureEvent.Alloc e) {

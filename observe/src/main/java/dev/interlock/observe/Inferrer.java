@@ -93,7 +93,7 @@ public final class Inferrer {
 
   /** The design text inferred from {@code capture}; {@code vram} overrides what the capture's first cuMemGetInfo saw. */
   public static String infer(Capture capture, Mapping map, Optional<Long> vram) {
-    return new Inferrer(map.withoutIgnoredThreads(capture), map).run(vram);
+    return new Inferrer(CaptureSteps.of(map.withoutIgnoredThreads(capture)), map).run(vram);
   }
 
   private String run(Optional<Long> vram) {
@@ -156,7 +156,7 @@ public final class Inferrer {
   }
 
   private static boolean isMutex(CaptureEvent.Acquire a) {
-    return a.kind() == CaptureEvent.AcquireKind.LOCK || a.kind() == CaptureEvent.AcquireKind.TRYLOCK;
+    return a.kind().mutex();
   }
 
   /** The raw names of thread {@code tid}'s open NVTX ranges, innermost first. */
@@ -219,7 +219,7 @@ public final class Inferrer {
       }
     } else if (e instanceof CaptureEvent.Release r) {
       String n = resolve(r.obj());
-      if (r.kind() == CaptureEvent.ReleaseKind.UNLOCK) {
+      if (r.kind().mutex()) {
         if (mutexes.contains(n)) {
           add(tid, new Tok("unlock", n, 0, false, e.line()));
         }

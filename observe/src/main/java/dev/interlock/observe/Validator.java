@@ -82,7 +82,7 @@ public final class Validator {
 
   /** As {@link #validate}, with the model trace of the transitions the validator took: what the views are drawn from. */
   public static Validated validateRun(Design design, String designSource, String designText, Capture capture, Mapping map) {
-    return new Validator(design, designSource, designText, map.withoutIgnoredThreads(capture), map).run();
+    return new Validator(design, designSource, designText, CaptureSteps.of(map.withoutIgnoredThreads(capture)), map).run();
   }
 
   /**

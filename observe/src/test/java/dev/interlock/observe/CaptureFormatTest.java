@@ -38,6 +38,43 @@ class CaptureFormatTest {
   }
 
   @Test
+  void tryTimedRwlockStartEndAndMarkRecordsReadBackEqual() throws Exception {
+    List<CaptureEvent> recs = new java.util.ArrayList<>();
+    int line = 3;
+    for (CaptureEvent.AcquireKind k : CaptureEvent.AcquireKind.values()) {
+      recs.add(new CaptureEvent.Acquire(line++, line, 9, k, "obj@0x1", k == CaptureEvent.AcquireKind.SYNC_ACQUIRE ? 0 : 110));
+    }
+    for (CaptureEvent.ReleaseKind k : CaptureEvent.ReleaseKind.values()) {
+      recs.add(new CaptureEvent.Release(line++, line, 9, k, "obj@0x1"));
+    }
+    recs.add(new CaptureEvent.RangeStart(line++, line, 9, "h2d copy", "my=domain", 1));
+    recs.add(new CaptureEvent.RangeEnd(line++, line, 10, 1));
+    recs.add(new CaptureEvent.Mark(line++, line, 9, "100%", "-"));
+    String text = CaptureWriter.text(recs);
+    assertThat(text).contains("9 timedlock obj=obj@0x1 rc=110\n", "9 sem_trywait obj=obj@0x1 rc=110\n",
+        "9 sem_timedwait obj=obj@0x1 rc=110\n", "9 rdlock obj=obj@0x1 rc=110\n", "9 wrlock obj=obj@0x1 rc=110\n",
+        "9 rdunlock obj=obj@0x1\n", "9 wrunlock obj=obj@0x1\n", "9 range_start name=h2d%20copy domain=my%3Ddomain id=1\n",
+        "10 range_end id=1\n", "9 mark name=100%25 domain=-\n");
+    List<CaptureEvent> back = CaptureFormat.parse("w.capture", text).events();
+    assertThat(back).isEqualTo(recs);
+    assertThat(back.stream().filter(e -> e instanceof CaptureEvent.Acquire a && a.taken())).hasSize(1); // sync_acquire
+  }
+
+  @Test
+  void badNewRecordsArePositioned() {
+    assertError(HEAD + "12 7 range_start name=a domain=-\n", "x.capture:3:6: missing id=");
+    assertError(HEAD + "12 7 range_start name=a domain=- id=x\n", "x.capture:3:37: id must be a decimal number, got 'x'");
+    assertError(HEAD + "12 7 range_end id=0\n", "x.capture:3:19: id must be positive, got 0");
+    assertError(HEAD + "12 7 range_end id=-3\n", "x.capture:3:19: id must not be negative");
+    assertError(HEAD + "12 7 range_end\n", "x.capture:3:6: missing id=");
+    assertError(HEAD + "12 7 mark domain=-\n", "x.capture:3:6: missing name=");
+    assertError(HEAD + "12 7 mark name= domain=-\n", "x.capture:3:16: name is empty");
+    assertError(HEAD + "12 7 timedlock obj=mutex@0x1\n", "x.capture:3:6: missing rc=");
+    assertError(HEAD + "12 7 sem_trywait obj=sem@0x1 rc=EAGAIN\n", "x.capture:3:33: rc must be a decimal number");
+    assertError(HEAD + "12 7 rdunlock\n", "x.capture:3:6: missing obj=");
+  }
+
+  @Test
   void aTruncatedLastLineIsIgnoredWithAWarning() throws Exception {
     String text = HEAD + "120 7 lock obj=mutex@0x10 rc=0\n130 7 alloc ptr=0x7f00 bytes=40\0\0\0";
     Capture c = CaptureFormat.parse("crash.capture", text);

@@ -135,6 +135,7 @@ public final class CaptureTimeline {
   /** One pass over the records in time order. */
   private final class Walk implements CaptureEvent.Visitor<Void> {
     private final Map<Long, Map<String, Deque<Open>>> ranges = new HashMap<>();
+    private final Map<Long, CaptureEvent.RangeStart> started = new LinkedHashMap<>(); // start/end ranges by id
     private final Map<String, Map<Long, Integer>> permits = new HashMap<>();
     private final Map<String, Map<Long, Open>> holding = new HashMap<>();
     private final Map<String, List<Hold>> holds = new LinkedHashMap<>(); // in the order first taken
@@ -217,6 +218,38 @@ public final class CaptureTimeline {
         a.put("unfinished", true);
       }
       track(p.tid(), p.domain()).add(new Timeline.Slice(p.name(), "nvtx", at(p.nanos()), at(endNanos), a));
+    }
+
+    public Void rangeStart(CaptureEvent.RangeStart e) {
+      started.put(e.id(), e);
+      return null;
+    }
+
+    public Void rangeEnd(CaptureEvent.RangeEnd e) {
+      CaptureEvent.RangeStart s = started.remove(e.id());
+      if (s == null) {
+        instant(e, "range_end without a start", "nvtx", Map.of("id", e.id()));
+      } else {
+        startEnd(s, e);
+      }
+      return null;
+    }
+
+    /** The slice of a start/end range on the track of the thread that started it; {@code end} null: still open. */
+    private void startEnd(CaptureEvent.RangeStart s, CaptureEvent.RangeEnd e) {
+      Map<String, Object> a = args("domain", s.domain(), "id", s.id(), "start_line", s.line());
+      if (e != null) {
+        a.put("end_line", e.line());
+        a.put("end_tid", e.tid());
+      } else {
+        a.put("unfinished", true);
+      }
+      track(s.tid(), s.domain()).add(new Timeline.Slice(s.name(), "nvtx", at(s.nanos()), at(e != null ? e.nanos() : end), a));
+    }
+
+    public Void mark(CaptureEvent.Mark e) {
+      instant(e, e.name(), "nvtx", Map.of("domain", e.domain()));
+      return null;
     }
 
     public Void alloc(CaptureEvent.Alloc e) {
@@ -302,6 +335,7 @@ public final class CaptureTimeline {
           range(stack.pop(), end, 0);
         }
       }));
+      started.values().forEach(s -> startEnd(s, null));
       holding.forEach((obj, open) -> open.forEach((tid, o) ->
           holds.get(obj).add(new Hold(trackName(tid), tid, obj, at(o.begin().nanos()), at(end), o.begin().line(), 0))));
     }

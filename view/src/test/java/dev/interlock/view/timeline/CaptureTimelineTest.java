@@ -186,6 +186,34 @@ class CaptureTimelineTest {
   }
 
   @Test
+  void startEndRangesAreSlicesOnTheStartingThreadAndMarksAreInstants() throws Exception {
+    String text = String.join("\n",
+        "# interlock capture v1",
+        "# pid=10 program=/x clock=CLOCK_MONOTONIC start_ns=1000",
+        "1100 11 range_start name=job domain=- id=1",
+        "1200 12 range_start name=upload domain=eng id=2",
+        "1300 11 mark name=half domain=-",
+        "1400 12 range_end id=1",
+        "1500 12 range_end id=9",
+        "1600 11 mark name=end domain=-",
+        "");
+    Timeline t = CaptureTimeline.of(CaptureFormat.parse("r.capture", text), Mapping.NONE);
+    // started on 11, ended on 12: a slice on 11's track, with where it ended
+    assertThat(marks(track(t, "threads", "thread 11"), Timeline.Slice.class)).singleElement()
+        .satisfies(s -> {
+          assertThat(List.of(s.name(), s.start(), s.end())).containsExactly("job", 100L, 400L);
+          assertThat(s.args()).containsEntry("end_tid", 12L).containsEntry("end_line", 6);
+        });
+    // never ended: to the capture's end, unfinished; on its domain's track
+    assertThat(marks(track(t, "threads", "thread 12 eng"), Timeline.Slice.class)).singleElement()
+        .satisfies(s -> assertThat(s.args()).containsEntry("unfinished", true));
+    assertThat(marks(track(t, "threads", "thread 11"), Timeline.Instant.class)).extracting(Timeline.Instant::name)
+        .containsExactly("half", "end");
+    assertThat(marks(track(t, "threads", "thread 12"), Timeline.Instant.class)).extracting(Timeline.Instant::name)
+        .containsExactly("range_end without a start");
+  }
+
+  @Test
   void aCaptureOfAnEngineRunHasTheEnginesHoldsAndLiveBytes() throws Exception {
     for (String name : List.of("single-lock", "two-lock", "reservation")) {
       Design d = TestDesigns.shipped(name);
