@@ -9,6 +9,7 @@ import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.observe.DeviceCallFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -48,6 +49,11 @@ final class RunCommand implements Callable<Integer> {
   @Mixin
   RunOutputs outputs = new RunOutputs();
 
+  @Option(names = "--device-calls", paramLabel = "OUT.calls", description = "Write the device's own log of its driver calls "
+      + "(allocations, frees, trims, syncs, launches; on the GPU the ballast's too) in the capture format, for "
+      + "compare-capture against a capture of this run (docs/capture.md). --force lets it replace a file.")
+  Path deviceCalls;
+
   @Override
   public Integer call() {
     Design d = design.load(file);
@@ -58,12 +64,17 @@ final class RunCommand implements Callable<Integer> {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
     outputs.checkWritable();
+    TraceFiles.checkWritable(deviceCalls, outputs.force);
     Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;
     try (dev) {
       r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
       outputs.writeTimeline(r, dev);
+    }
+    if (deviceCalls != null) { // after close: the ballast's frees are calls too
+      TraceFiles.write(DeviceCallFile.text(dev.deviceCalls(), ProcessHandle.current().pid(),
+          "interlock run " + file + " --device " + device), deviceCalls, outputs.force, "device calls");
     }
     if (outputs.html != null) {
       HtmlViews.run(outputs.html, outputs.force, "run", d, file.toString(), r);

@@ -5,6 +5,8 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
+import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.device.DeviceCallLog;
 import jcuda.driver.CUmemPool_attribute;
 
 /** The memory-pool calls JCuda 12.6.0 does not bind, through JNA on the same libcuda.so.1. */
@@ -22,21 +24,24 @@ final class CuPool {
 
   private final Cu cu;
   private final Pointer pool;
+  private final DeviceCallLog log;
 
-  private CuPool(Cu cu, Pointer pool) {
+  private CuPool(Cu cu, Pointer pool, DeviceCallLog log) {
     this.cu = cu;
     this.pool = pool;
+    this.log = log;
   }
 
   /**
    * The default pool of device {@code ordinal}, with its release threshold set to 0, CUDA's default and the model's
-   * (set, not assumed: the pool outlives a closed device in the same process, with whatever threshold it had).
+   * (set, not assumed: the pool outlives a closed device in the same process, with whatever threshold it had). Its
+   * trims and threshold settings are logged in {@code log}.
    */
-  static CuPool defaultPool(int ordinal) {
+  static CuPool defaultPool(int ordinal, DeviceCallLog log) {
     Cu cu = Native.load("libcuda.so.1", Cu.class);
     PointerByReference ref = new PointerByReference();
     check(cu.cuDeviceGetDefaultMemPool(ref, ordinal), "cuDeviceGetDefaultMemPool");
-    CuPool p = new CuPool(cu, ref.getValue());
+    CuPool p = new CuPool(cu, ref.getValue(), log);
     p.threshold(0);
     return p;
   }
@@ -48,7 +53,9 @@ final class CuPool {
     }
     Memory v = new Memory(8);
     v.setLong(0, bytes == Long.MAX_VALUE ? -1L : bytes);
-    check(cu.cuMemPoolSetAttribute(pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v), "cuMemPoolSetAttribute");
+    int rc = cu.cuMemPoolSetAttribute(pool, CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, v);
+    log.add(DeviceCall.Kind.POOL_THRESHOLD, "cuMemPoolSetAttribute", 0, bytes, 0, false, 0, "", rc);
+    check(rc, "cuMemPoolSetAttribute");
   }
 
   /** The release threshold as the driver reports it; UINT64_MAX (max) reads as {@code Long.MAX_VALUE}. */
@@ -72,7 +79,9 @@ final class CuPool {
    * and stay (CUDA's documentation); {@link CudaDevice#trim()} synchronizes those frees' events first.
    */
   void trim() {
-    check(cu.cuMemPoolTrimTo(pool, 0), "cuMemPoolTrimTo");
+    int rc = cu.cuMemPoolTrimTo(pool, 0);
+    log.add(DeviceCall.Kind.TRIM, "cuMemPoolTrimTo", 0, 0, 0, false, 0, "", rc);
+    check(rc, "cuMemPoolTrimTo");
   }
 
   private long attribute(int attr) {

@@ -29,6 +29,8 @@ import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 import dev.interlock.impl.device.BufferTable;
 import dev.interlock.impl.device.Device;
 import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.device.DeviceCallLog;
 import dev.interlock.impl.device.KernelRun;
 import dev.interlock.impl.device.KernelTiming;
 import dev.interlock.impl.device.MemoryInfo;
@@ -82,12 +84,18 @@ import jcuda.driver.CUstream_flags;
  * where another stream needs an async allocation's or a use's completion, it waits for an event on the device
  * (cuStreamWaitEvent), never on the host. Each driver call that moves memory runs under the device's monitor together
  * with the bookkeeping it changes, so {@link #memory()} never sees one without the other.
+ *
+ * <p>Every driver call of the kinds a capture records (allocations, frees, trims, the pool's threshold, cuMemGetInfo,
+ * synchronizations, launches) is logged with its arguments and result as it returns ({@link #deviceCalls()}): the
+ * ballast and kernel scratch at open and their frees at close included, so that a capture of the process can be
+ * compared with it call for call.
  */
 public final class CudaDevice implements Device, ProvingKernels {
   /** The most free memory beyond the budget that the ballast leaves: also the tolerance of {@link #driverFree()}. */
   public static final long FREE_TOLERANCE = 64L << 20;
   private static final long SLACK = FREE_TOLERANCE;
 
+  private final DeviceCallLog log = new DeviceCallLog();
   private final CUcontext ctx = new CUcontext();
   private final CUdevice dev = new CUdevice();
   private final CuPool pool;
@@ -247,17 +255,17 @@ public final class CudaDevice implements Device, ProvingKernels {
     List<CUdeviceptr> made = new ArrayList<>(); // freed again if opening fails half way
     try {
       bind();
-      pool = CuPool.defaultPool(0);
+      pool = CuPool.defaultPool(0, log);
       check(cuStreamCreate(anchorStream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
       anchor = newAnchor();
       loadKernels();
-      this.kernels = Kernels.load(dev);
+      this.kernels = Kernels.load(dev, log);
       this.scratch = scratch;
       CUstream s = bind();
       this.twiddles = scratch.maxLogN() > 0 ? alloc(made, scratch.twiddleBytes()) : null;
       if (twiddles != null) {
         kernels.twiddles(twiddles, scratch.maxLogN(), s);
-        check(cuStreamSynchronize(s), "cuStreamSynchronize");
+        check(streamSynchronize(s), "cuStreamSynchronize");
       }
       for (int i = 0; i < scratch.arenas(); i++) {
         CUdeviceptr a = alloc(made, scratch.arenaBytes());
@@ -281,18 +289,74 @@ public final class CudaDevice implements Device, ProvingKernels {
         throw new IllegalStateException("the ballast left " + slack + " bytes free beyond the budget, not 0 to " + SLACK);
       }
     } catch (RuntimeException e) {
-      made.forEach(p -> cuMemFree(p));
+      made.forEach(p -> memFree(p));
       cuDevicePrimaryCtxRelease(dev);
       throw e;
     }
     this.capacity = budget;
   }
 
-  private static CUdeviceptr alloc(List<CUdeviceptr> made, long bytes) {
+  private CUdeviceptr alloc(List<CUdeviceptr> made, long bytes) {
     CUdeviceptr p = new CUdeviceptr();
-    check(cuMemAlloc(p, bytes), "cuMemAlloc (ballast or kernel scratch)");
+    check(memAlloc(p, bytes), "cuMemAlloc (ballast or kernel scratch)");
     made.add(p);
     return p;
+  }
+
+  // ------------------------------------------------------------------- the logged driver calls
+
+  /** cuMemAlloc, logged. */
+  private int memAlloc(CUdeviceptr p, long bytes) {
+    int rc = cuMemAlloc(p, bytes);
+    log.alloc("cuMemAlloc", rc == CUresult.CUDA_SUCCESS ? Handles.address(p) : 0, bytes, false, 0, rc);
+    return rc;
+  }
+
+  /** cuMemAllocAsync on s, logged. */
+  private int memAllocAsync(CUdeviceptr p, long bytes, CUstream s) {
+    int rc = cuMemAllocAsync(p, bytes, s);
+    log.alloc("cuMemAllocAsync", rc == CUresult.CUDA_SUCCESS ? Handles.address(p) : 0, bytes, true, Handles.address(s), rc);
+    return rc;
+  }
+
+  /** cuMemFree, logged. */
+  private int memFree(CUdeviceptr p) {
+    long at = Handles.address(p);
+    int rc = cuMemFree(p);
+    log.free("cuMemFree", at, false, 0, rc);
+    return rc;
+  }
+
+  /** cuMemFreeAsync on s, logged. */
+  private int memFreeAsync(CUdeviceptr p, CUstream s) {
+    long at = Handles.address(p);
+    int rc = cuMemFreeAsync(p, s);
+    log.free("cuMemFreeAsync", at, true, Handles.address(s), rc);
+    return rc;
+  }
+
+  /** cuStreamSynchronize of s, logged. */
+  private int streamSynchronize(CUstream s) {
+    int rc = cuStreamSynchronize(s);
+    log.plain(DeviceCall.Kind.SYNC_STREAM, "cuStreamSynchronize", Handles.address(s), rc);
+    return rc;
+  }
+
+  /** cuCtxSynchronize, logged. */
+  private int ctxSynchronize() {
+    int rc = cuCtxSynchronize();
+    log.plain(DeviceCall.Kind.SYNC, "cuCtxSynchronize", 0, rc);
+    return rc;
+  }
+
+  /**
+   * The driver calls this device made so far, in order, on every thread: its allocations (the ballast's and the
+   * kernel scratch's at open too), frees, trims, threshold settings, cuMemGetInfo calls, synchronizations and
+   * launches, each with its arguments and result.
+   */
+  @Override
+  public List<DeviceCall> deviceCalls() {
+    return log.calls();
   }
 
   private void loadKernels() {
@@ -314,7 +378,10 @@ public final class CudaDevice implements Device, ProvingKernels {
     bind();
     long[] f = new long[1];
     long[] t = new long[1];
-    check(cuMemGetInfo(f, t), "cuMemGetInfo");
+    int rc = cuMemGetInfo(f, t);
+    log.add(DeviceCall.Kind.MEMINFO, "cuMemGetInfo", 0, rc == CUresult.CUDA_SUCCESS ? f[0] : 0, rc == CUresult.CUDA_SUCCESS ? t[0] : 0,
+        false, 0, "", rc);
+    check(rc, "cuMemGetInfo");
     return f[0];
   }
 
@@ -366,7 +433,7 @@ public final class CudaDevice implements Device, ProvingKernels {
     CUstream s = bind();
     synchronized (this) {
       CUdeviceptr p = new CUdeviceptr();
-      int rc = async ? cuMemAllocAsync(p, bytes, s) : cuMemAlloc(p, bytes);
+      int rc = async ? memAllocAsync(p, bytes, s) : memAlloc(p, bytes);
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
         outOfMemoryErrors++;
         throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: CUDA_ERROR_OUT_OF_MEMORY)",
@@ -384,9 +451,9 @@ public final class CudaDevice implements Device, ProvingKernels {
           cuEventDestroy(ready);
         }
         if (async) {
-          cuMemFreeAsync(p, s);
+          memFreeAsync(p, s);
         } else {
-          cuMemFree(p);
+          memFree(p);
         }
         throw e;
       }
@@ -411,7 +478,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       try {
         if (buffer.async()) {
           b.orderFreeOn(s);
-          check(cuMemFreeAsync(b.ptr, s), "cuMemFreeAsync");
+          check(memFreeAsync(b.ptr, s), "cuMemFreeAsync");
           CUevent e = lastFree.get(s);
           if (e == null) {
             e = event();
@@ -419,7 +486,7 @@ public final class CudaDevice implements Device, ProvingKernels {
           }
           check(cuEventRecord(e, s), "cuEventRecord");
         } else {
-          check(cuMemFree(b.ptr), "cuMemFree");
+          check(memFree(b.ptr), "cuMemFree");
         }
       } finally {
         b.destroyEvents();
@@ -445,7 +512,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** Synchronizes the calling thread's stream, which is {@code thread}'s own. */
   @Override
   public void synchronizeStream(String thread) {
-    check(cuStreamSynchronize(bind()), "cuStreamSynchronize");
+    check(streamSynchronize(bind()), "cuStreamSynchronize");
   }
 
   @Override
@@ -468,7 +535,9 @@ public final class CudaDevice implements Device, ProvingKernels {
         timing = new LaunchTiming(Thread.currentThread().getName(), name, currentAnchor(), mark(s));
         for (Allocation a : targets) {
           Pointer params = Pointer.to(Pointer.to(a.ptr()), Pointer.to(new long[] {a.buffer().bytes()}));
-          check(cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null), "cuLaunchKernel(touch)");
+          int rc = cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, s, params, null);
+          log.launch("cuLaunchKernel", "touch", Handles.address(s), rc);
+          check(rc, "cuLaunchKernel(touch)");
         }
         targets.forEach(a -> a.block().usedOn(s));
         timing.stopped = mark(s);
@@ -498,7 +567,7 @@ public final class CudaDevice implements Device, ProvingKernels {
         try {
           bind();
           work.run();
-          check(cuStreamSynchronize(s), "cuStreamSynchronize");
+          check(streamSynchronize(s), "cuStreamSynchronize");
           timed.record();
         } finally {
           timed.discard();
@@ -516,7 +585,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       }
     }
     bind();
-    check(cuCtxSynchronize(), "cuCtxSynchronize");
+    check(ctxSynchronize(), "cuCtxSynchronize");
   }
 
   @Override
@@ -527,7 +596,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       }
     }
     bind();
-    check(cuCtxSynchronize(), "cuCtxSynchronize");
+    check(ctxSynchronize(), "cuCtxSynchronize");
     return true;
   }
 
@@ -589,14 +658,14 @@ public final class CudaDevice implements Device, ProvingKernels {
     reset();
     bind();
     for (CUdeviceptr p : ballast) {
-      cuMemFree(p);
+      memFree(p);
     }
     ballast.clear();
     for (CUdeviceptr p : arenas) {
-      cuMemFree(p);
+      memFree(p);
     }
     if (twiddles != null) {
-      cuMemFree(twiddles);
+      memFree(twiddles);
     }
     synchronized (stagings) {
       for (Staging st : stagings) {
@@ -664,7 +733,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   private Staging staging() {
     Staging st = staging.get();
     if (st == null) {
-      st = Staging.allocate(hostCopies);
+      st = Staging.allocate(hostCopies, log);
       staging.set(st);
       synchronized (stagings) {
         stagings.add(st);
@@ -1032,7 +1101,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       done = true;
       try {
         bind();
-        check(cuStreamSynchronize(s), "cuStreamSynchronize(" + name + ")");
+        check(streamSynchronize(s), "cuStreamSynchronize(" + name + ")");
         if (timing != null) {
           kernelNanos.add(timing.record());
         }
@@ -1083,15 +1152,15 @@ public final class CudaDevice implements Device, ProvingKernels {
         IntStream.range(0, k).parallel().forEach(i -> out[base0 + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS));
       }
     } finally {
-      allocated.forEach(p -> cuMemFree(p));
+      allocated.forEach(p -> memFree(p));
     }
     return out;
   }
 
   /** cuMemAlloc of bytes, remembered in {@code allocated} for the caller to free. */
-  private static CUdeviceptr temporary(List<CUdeviceptr> allocated, long bytes) {
+  private CUdeviceptr temporary(List<CUdeviceptr> allocated, long bytes) {
     CUdeviceptr p = new CUdeviceptr();
-    check(cuMemAlloc(p, bytes), "cuMemAlloc");
+    check(memAlloc(p, bytes), "cuMemAlloc");
     allocated.add(p);
     return p;
   }

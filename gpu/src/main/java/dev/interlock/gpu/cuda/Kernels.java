@@ -25,6 +25,9 @@ import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
+import dev.interlock.impl.device.DeviceCallLog;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * The proving kernels of gpu/src/main/cuda/kernels.cu on the current context: every method only enqueues work on the
@@ -61,8 +64,12 @@ final class Kernels {
   private final CUfunction frMul = new CUfunction();
   private final CUfunction fpMul = new CUfunction();
   private final String image;
+  private final DeviceCallLog log;
+  /** Each function's name, as the log names its launches (CUPTI names them so too). */
+  private final Map<CUfunction, String> names = new IdentityHashMap<>();
 
-  private Kernels(CUmodule module, String image) {
+  private Kernels(CUmodule module, String image, DeviceCallLog log) {
+    this.log = log;
     this.image = image;
     get(module, twiddles, "ntt_twiddles");
     get(module, scalePowers, "fr_scale_powers");
@@ -87,7 +94,7 @@ final class Kernels {
    * Loads the kernels into the current context: the committed sm_90 cubin on a compute capability 9.0 device (no
    * JIT), the committed PTX (compiled by the driver at load) elsewhere.
    */
-  static Kernels load(CUdevice dev) {
+  static Kernels load(CUdevice dev, DeviceCallLog log) {
     int[] major = new int[1];
     int[] minor = new int[1];
     CudaDevice.check(cuDeviceGetAttribute(major, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "cuDeviceGetAttribute");
@@ -110,7 +117,7 @@ final class Kernels {
     }
     CUmodule module = new CUmodule();
     CudaDevice.check(cuModuleLoadData(module, bytes), "cuModuleLoadData(" + name + ")");
-    return new Kernels(module, name);
+    return new Kernels(module, name, log);
   }
 
   /** Which image was loaded: kernels.cubin or kernels.ptx. */
@@ -130,8 +137,9 @@ final class Kernels {
     }
   }
 
-  private static void get(CUmodule module, CUfunction f, String name) {
+  private void get(CUmodule module, CUfunction f, String name) {
     CudaDevice.check(cuModuleGetFunction(f, module, name), "cuModuleGetFunction(" + name + ")");
+    names.put(f, name);
   }
 
   // ------------------------------------------------------------------------------------------- NTT
@@ -291,7 +299,7 @@ final class Kernels {
   }
 
   /** Launches f with arguments: device pointers, ints (uint32) and int[] (a struct passed by value). */
-  private static void launch(CUfunction f, int blocks, int threads, CUstream s, Object... args) {
+  private void launch(CUfunction f, int blocks, int threads, CUstream s, Object... args) {
     Pointer[] ps = new Pointer[args.length];
     for (int i = 0; i < args.length; i++) {
       Object a = args[i];
@@ -306,6 +314,7 @@ final class Kernels {
       }
     }
     int rc = cuLaunchKernel(f, blocks, 1, 1, threads, 1, 1, 0, s, Pointer.to(ps), null);
+    log.launch("cuLaunchKernel", names.get(f), Handles.address(s), rc);
     if (rc != CUresult.CUDA_SUCCESS) {
       throw new CudaException("cuLaunchKernel", rc);
     }

@@ -10,6 +10,9 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
+import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.device.DeviceCallLog;
+
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import jcuda.Pointer;
@@ -45,10 +48,12 @@ final class Staging {
   private int eventsCreated;
 
   private final HostCopies copies;
+  private final DeviceCallLog log;
 
-  private Staging(Pointer host, HostCopies copies) {
+  private Staging(Pointer host, HostCopies copies, DeviceCallLog log) {
     this.host = host;
     this.copies = copies;
+    this.log = log;
     LongBuffer all = host.getByteBuffer(0, 2L * HALF_LONGS * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
     halves[0] = all.slice(0, HALF_LONGS);
     halves[1] = all.slice(HALF_LONGS, HALF_LONGS);
@@ -56,12 +61,12 @@ final class Staging {
 
   /**
    * Pinned memory for both halves and their events, filled and emptied on {@code copies}' threads; the caller frees it
-   * with {@link #free()}.
+   * with {@link #free()}. Its stream synchronizations are logged in {@code log}.
    */
-  static Staging allocate(HostCopies copies) {
+  static Staging allocate(HostCopies copies, DeviceCallLog log) {
     Pointer host = new Pointer();
     CudaDevice.check(cuMemAllocHost(host, 2L * HALF_LONGS * Long.BYTES), "cuMemAllocHost");
-    Staging st = new Staging(host, copies);
+    Staging st = new Staging(host, copies, log);
     try {
       for (CUevent e : st.moved) {
         CudaDevice.check(cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate");
@@ -110,13 +115,14 @@ final class Staging {
    * Runs a transfer, then waits until no copy of it is in flight on s, so that the halves may be reused or freed even
    * when it failed part way; a failure to wait is reported only when the transfer itself did not fail.
    */
-  private static void drained(CUstream s, Runnable transfer) {
+  private void drained(CUstream s, Runnable transfer) {
     boolean finished = false;
     try {
       transfer.run();
       finished = true;
     } finally {
       int status = cuStreamSynchronize(s);
+      log.plain(DeviceCall.Kind.SYNC_STREAM, "cuStreamSynchronize", Handles.address(s), status);
       if (finished) {
         CudaDevice.check(status, "cuStreamSynchronize");
       }

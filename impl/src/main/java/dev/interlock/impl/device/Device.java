@@ -95,6 +95,14 @@ public interface Device extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * The driver-level calls this device made so far, in order ({@link DeviceCall}): what a capture of the process
+   * records on the device side, to be compared with it call for call. Empty for a device that keeps no log.
+   */
+  default List<DeviceCall> deviceCalls() {
+    return List.of();
+  }
+
   /** Whether {@code buffer} is live on this device. */
   boolean isLive(DeviceBuffer buffer);
 

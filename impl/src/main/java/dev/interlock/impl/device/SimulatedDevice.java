@@ -15,11 +15,19 @@ import java.util.Optional;
  * <p>All accounting happens under the device's monitor, so each call sees and leaves a consistent state, as the
  * driver's calls do. Kernel work runs in {@link KernelRun#await()}, outside the monitor; the kernel counts as running
  * from launch until that returns, which is what {@link #synchronize()} waits for.
+ *
+ * <p>Its {@link #deviceCalls()} are the driver calls a CUDA device doing the same would make, as CudaDevice makes
+ * them: a cuMemAlloc or cuMemAllocAsync per allocation (pointers made up, never reused), a free per free, a
+ * cuLaunchKernel of {@code touch} per buffer a kernel uses, a cuStreamSynchronize at a kernel's end, and so on; no
+ * ballast, which only a real device needs.
  */
 public final class SimulatedDevice implements Device {
-  private final BufferTable<Void> buffers = new BufferTable<>();
+  private final BufferTable<Long> buffers = new BufferTable<>();
   /** Each thread's stream, by thread name: its index in the model's per-stream cache. */
   private final Map<String, Integer> streams = new HashMap<>();
+  private final DeviceCallLog calls = new DeviceCallLog();
+  /** Where the next made-up device pointer is. */
+  private long nextPtr = 0x7f0000000000L;
   private DeviceMemory memory;
   private long peakUsed;
   private int runningKernels;
@@ -50,35 +58,43 @@ public final class SimulatedDevice implements Device {
     int stream = stream(owner);
     Optional<DeviceMemory> next = memory.alloc(bytes, async, stream);
     if (next.isEmpty()) {
+      calls.alloc(async ? "cuMemAllocAsync" : "cuMemAlloc", 0, bytes, async, async ? stream + 1 : 0, DeviceCall.OUT_OF_MEMORY);
       long free = memory.vram() - memory.live();
       moveTo(memory.afterFailedAlloc(bytes, async, stream));
       throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes), bytes, free, snapshot());
     }
     moveTo(next.get());
-    return buffers.add(owner, name, bytes, async, null);
+    DeviceBuffer b = buffers.add(owner, name, bytes, async, nextPtr);
+    calls.alloc(async ? "cuMemAllocAsync" : "cuMemAlloc", nextPtr, bytes, async, async ? stream + 1 : 0, 0);
+    nextPtr += (bytes + 0xfffff) & ~0xfffffL;
+    return b;
   }
 
   @Override
   public synchronized void free(DeviceBuffer buffer, String thread) {
-    buffers.remove(buffer);
+    long ptr = buffers.remove(buffer);
     int stream = stream(thread); // first: a thread's first use adds its stream to memory
     moveTo(memory.free(buffer.bytes(), buffer.async(), stream));
+    calls.free(buffer.async() ? "cuMemFreeAsync" : "cuMemFree", ptr, buffer.async(), buffer.async() ? stream + 1 : 0, 0);
   }
 
   @Override
   public synchronized void synchronizeStream(String thread) {
     int stream = stream(thread); // first: a thread's first use adds its stream to memory
     moveTo(memory.synchronizeStream(stream));
+    calls.plain(DeviceCall.Kind.SYNC_STREAM, "cuStreamSynchronize", stream + 1, 0);
   }
 
   @Override
   public synchronized void poolThreshold(long bytes) {
     moveTo(memory.withThreshold(bytes));
+    calls.add(DeviceCall.Kind.POOL_THRESHOLD, "cuMemPoolSetAttribute", 0, bytes, 0, false, 0, "", 0);
   }
 
   @Override
   public synchronized void trim() {
     moveTo(memory.trim());
+    calls.add(DeviceCall.Kind.TRIM, "cuMemPoolTrimTo", 0, 0, 0, false, 0, "", 0);
   }
 
   private void moveTo(DeviceMemory next) {
@@ -91,6 +107,10 @@ public final class SimulatedDevice implements Device {
     synchronized (this) {
       for (DeviceBuffer b : uses) {
         buffers.require(b, owner + " kernel " + name + " uses");
+      }
+      long stream = stream(owner) + 1;
+      for (int i = 0; i < uses.size(); i++) {
+        calls.launch("cuLaunchKernel", "touch", stream, 0);
       }
       runningKernels++;
     }
@@ -122,6 +142,7 @@ public final class SimulatedDevice implements Device {
   private synchronized void complete(String owner) {
     int stream = stream(owner); // first: a thread's first use adds its stream to memory
     moveTo(memory.synchronizeStream(stream));
+    calls.plain(DeviceCall.Kind.SYNC_STREAM, "cuStreamSynchronize", stream + 1, 0);
     runningKernels--;
     if (runningKernels == 0) {
       notifyAll();
@@ -134,6 +155,7 @@ public final class SimulatedDevice implements Device {
       wait();
     }
     moveTo(memory.synchronizeDevice());
+    calls.plain(DeviceCall.Kind.SYNC, "cuCtxSynchronize", 0, 0);
   }
 
   @Override
@@ -142,7 +164,21 @@ public final class SimulatedDevice implements Device {
       return false;
     }
     moveTo(memory.synchronizeDevice());
+    calls.plain(DeviceCall.Kind.SYNC, "cuCtxSynchronize", 0, 0);
     return true;
+  }
+
+  /** The figures' free bytes, as a cuMemGetInfo of a device of this capacity would report them. */
+  @Override
+  public synchronized long reportedFree() {
+    long free = memory.vram() - memory.live() - memory.cachedTotal();
+    calls.add(DeviceCall.Kind.MEMINFO, "cuMemGetInfo", 0, free, memory.vram(), false, 0, "", 0);
+    return free;
+  }
+
+  @Override
+  public List<DeviceCall> deviceCalls() {
+    return calls.calls();
   }
 
   @Override
