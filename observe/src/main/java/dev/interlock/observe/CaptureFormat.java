@@ -183,7 +183,7 @@ public final class CaptureFormat {
             text(k, "stream", evCol), rc(k, evCol), text(k, "api", evCol));
         case "trim" -> new CaptureEvent.Trim(number, ns, tid, pointer(k, "pool", evCol), number(k, "keep", evCol), rc(k, evCol));
         case "pool_threshold" -> new CaptureEvent.PoolThreshold(number, ns, tid, pointer(k, "pool", evCol),
-            number(k, "bytes", evCol), rc(k, evCol));
+            threshold(k, evCol), rc(k, evCol));
         case "meminfo" -> new CaptureEvent.MemInfo(number, ns, tid, number(k, "free", evCol), number(k, "total", evCol),
             rc(k, evCol));
         case "sync" -> new CaptureEvent.Sync(number, ns, tid, rc(k, evCol), text(k, "api", evCol));
@@ -252,6 +252,21 @@ public final class CaptureFormat {
         throw error(f.column(), key + " must not be negative, got " + f.value());
       }
       return v;
+    }
+
+    /** A release threshold: an unsigned 64-bit count, where UINT64_MAX (never release) and anything at or above
+     *  2^63 read as {@link Long#MAX_VALUE}. */
+    private long threshold(Map<String, Field> k, int evCol) throws CaptureFormatException {
+      Field f = field(k, "bytes", evCol);
+      if (f.value().startsWith("-") || f.value().startsWith("+")) {
+        throw error(f.column(), "bytes must be an unsigned decimal number, got '" + f.value() + "'");
+      }
+      try {
+        long v = Long.parseUnsignedLong(f.value());
+        return v < 0 ? Long.MAX_VALUE : v;
+      } catch (NumberFormatException e) {
+        throw error(f.column(), "bytes must be an unsigned decimal number, got '" + f.value() + "'");
+      }
     }
 
     private int rc(Map<String, Field> k, int evCol) throws CaptureFormatException {

@@ -83,6 +83,17 @@ class CaptureFormatTest {
   }
 
   @Test
+  void aReleaseThresholdIsUnsignedAndNeverReleaseReadsAsTheLargestLong() throws Exception {
+    Capture c = CaptureFormat.parse("p.capture", HEAD
+        + "110 7 pool_threshold pool=0x10 bytes=18446744073709551615 rc=0\n"
+        + "120 7 pool_threshold pool=0x10 bytes=1073741824 rc=0\n");
+    assertThat(c.events()).extracting(e -> ((CaptureEvent.PoolThreshold) e).bytes())
+        .containsExactly(Long.MAX_VALUE, 1L << 30);
+    assertThat(CaptureFormat.parse("w.capture", CaptureWriter.text(c.events())).events()).isEqualTo(c.events());
+    assertError(HEAD + "12 7 pool_threshold pool=0x1 bytes=-1 rc=0\n", "x.capture:3:36: bytes must be an unsigned decimal number");
+  }
+
+  @Test
   void badLinesArePositioned() {
     assertError("nope\n", "x.capture:1:1: not a capture");
     assertError(HEAD + "12 x lock obj=m rc=0\n", "x.capture:3:4: thread id must be a decimal number, got 'x'");
