@@ -17,8 +17,9 @@ import java.util.Optional;
  * @param memoryLimit   the limit that stopped the search was the memory one ({@code --max-memory}), not the state count
  * @param peakBytes     the state store's peak size in bytes: packed states, parents, hash table and a level's new
  *                      states before they are merged (the largest over the searches when there were two)
- * @param reduced       the statistics are those of a partial-order reduced search (when it found nothing to show; when
- *                      it found a violation or a witness, the plain search that made the shortest trace is reported)
+ * @param reduced       the statistics are those of a partial-order reduced search that reduced at least one state (when
+ *                      it found nothing to show; when it found a violation or a witness, the plain search that made
+ *                      the shortest traces is reported, and this is false)
  */
 public record Exploration(List<Finding> findings, Optional<Trace> witness, long states, long transitions, double seconds,
     boolean limitReached, boolean exhaustive, boolean memoryLimit, long peakBytes, boolean reduced) {
@@ -33,12 +34,6 @@ public record Exploration(List<Finding> findings, Optional<Trace> witness, long 
     if (states < 1 || transitions < 0 || seconds < 0 || peakBytes < 0) {
       throw new IllegalArgumentException("bad statistics: states=" + states + " transitions=" + transitions + " seconds=" + seconds);
     }
-  }
-
-  /** The same exploration, marked as a plain (not reduced) search. */
-  public Exploration asPlain() {
-    return new Exploration(findings, witness, states, transitions, seconds, limitReached, exhaustive, memoryLimit,
-        peakBytes, false);
   }
 
   /** States per second of wall time. */

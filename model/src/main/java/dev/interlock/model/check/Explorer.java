@@ -55,6 +55,8 @@ import java.util.concurrent.Future;
 public final class Explorer {
   /** Levels smaller than this are expanded on the calling thread: handing them out costs more than it saves. */
   private static final int PARALLEL_LEVEL = 4096;
+  /** System property that overrides {@link #PARALLEL_LEVEL}, so tests can run small searches on several threads. */
+  public static final String PARALLEL_LEVEL_PROPERTY = "interlock.search.parallelLevel";
 
   /**
    * Search options.
@@ -149,16 +151,22 @@ public final class Explorer {
    * reduction, a reduced search that finds a violation or a witness is followed by the plain one (see the class).
    */
   public static Exploration explore(Model model, String source, Options options) {
-    Explorer reduced = new Explorer(model, source, options, options.por());
-    Exploration e = reduced.run();
-    if (!options.por() || reduced.reducedSteps == 0 || e.findings().isEmpty() && e.witness().isEmpty()) {
-      // without a single reduced step the reduced search was the plain one
-      return reduced.reducedSteps == 0 ? e.asPlain() : e;
+    Exploration e = new Explorer(model, source, options, options.por()).run();
+    if (!e.reduced() || e.findings().isEmpty() && e.witness().isEmpty()) {
+      return e; // SAFE or UNREACHABLE, or no step was reduced: then the reduced search was the plain one
     }
     Exploration plain = new Explorer(model, source, options, false).run();
     return new Exploration(plain.findings(), plain.witness(), plain.states(), plain.transitions(),
         e.seconds() + plain.seconds(), plain.limitReached(), plain.exhaustive(), plain.memoryLimit(),
         Math.max(e.peakBytes(), plain.peakBytes()), false);
+  }
+
+  /**
+   * The partial-order reduced search alone, without the plain re-run: the same violation kinds, deadlocks and overlap
+   * answers as {@link #explore}, with traces that are real but need not be shortest. For tests and measurements.
+   */
+  public static Exploration exploreReduced(Model model, String source, Options options) {
+    return new Explorer(model, source, options, true).run();
   }
 
   /** One slice of a level: its states' new successors (packed, in order), violations and transitions. */
@@ -370,13 +378,13 @@ public final class Explorer {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit, !limit && !stoppedEarly,
-        memoryLimit, peak, por);
+        memoryLimit, peak, reducedSteps > 0);
   }
 
   /** Expands the states [from, to) of one level: in slices on the pool when it is large, else here; slices in order. */
   private List<Slice> expandLevel(ExecutorService pool, int from, int to, int depth) {
     int n = to - from;
-    if (pool == null || n < PARALLEL_LEVEL) {
+    if (pool == null || n < Integer.getInteger(PARALLEL_LEVEL_PROPERTY, PARALLEL_LEVEL)) {
       return List.of(new Slice(from, to, depth).call());
     }
     int parts = options.searchThreads() * 4;
