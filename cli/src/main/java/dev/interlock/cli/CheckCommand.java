@@ -86,6 +86,17 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--no-symmetry", description = "Turn symmetry reduction off (to measure what it saves).")
   boolean noSymmetry;
 
+  @Option(names = "--no-por", description = "Turn partial-order reduction off (to measure what it saves).")
+  boolean noPor;
+
+  @Option(names = "--search-threads", paramLabel = "N",
+      description = "Threads of the exhaustive search (default: the available processors); the answer does not depend on it.")
+  Integer searchThreads;
+
+  @Option(names = "--max-memory", paramLabel = "SIZE",
+      description = "Stop when the state store would take more than SIZE (e.g. 2GiB), like --max-states; never reported SAFE then.")
+  String maxMemory;
+
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
 
@@ -104,7 +115,8 @@ final class CheckCommand implements Callable<Integer> {
     if (random != null) {
       return random(d, source);
     }
-    Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry, allViolations);
+    Checker.Options opts = new Checker.Options(maxStates, Optional.empty(), !noMinimize, !noSymmetry, allViolations)
+        .withSearch(!noPor, searchThreads(), maxMemoryBytes());
     if (overlapSameWorker && overlap == null) {
       throw new CliError("--overlap-same-worker needs --overlap A B");
     }
@@ -139,6 +151,26 @@ final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     return r.verdict().exitStatus();
+  }
+
+  private int searchThreads() {
+    int n = searchThreads != null ? searchThreads : Runtime.getRuntime().availableProcessors();
+    if (n < 1 || n > 1024) {
+      throw new CliError("--search-threads must be in 1..1024, got " + n);
+    }
+    return n;
+  }
+
+  private long maxMemoryBytes() {
+    if (maxMemory == null) {
+      return Long.MAX_VALUE;
+    }
+    Sizes.Parsed p = Sizes.parse(maxMemory);
+    long bytes = p.bytes().orElseThrow(() -> new CliError("--max-memory: " + p.error()));
+    if (bytes < 1) {
+      throw new CliError("--max-memory must be positive, got " + maxMemory);
+    }
+    return bytes;
   }
 
   private int random(Design d, String source) {
@@ -256,6 +288,11 @@ final class CheckCommand implements Callable<Integer> {
       }
     }
     m.put("others_complete", othersComplete(r));
+    m.put("partial_order_reduction", !noPor);
+    m.put("reduced_search", r.search().reduced());
+    m.put("search_threads", searchThreads());
+    m.put("state_store_peak_bytes", r.search().peakBytes());
+    m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.memoryLimit().isPresent() ? "max_memory" : "max_states" : null);
     return m;
   }
 
@@ -307,6 +344,9 @@ final class CheckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "minimal   %s (fewest threads in total, then transitions, of any violation kind; %d smaller"
           + " configurations searched in %.3f s)%n", counts(r.threads()), r.smallerConfigs(), r.minimizeSeconds());
       others(out, r);
+    } else if (v instanceof Verdict.LimitReached l && l.memoryLimit().isPresent()) {
+      out.printf(Locale.ROOT, "          stopped at --max-memory %s (the state store) before the search was exhaustive: NOT a proof of safety%n",
+          Sizes.format(l.memoryLimit().getAsLong()));
     } else if (v instanceof Verdict.LimitReached l) {
       out.printf(Locale.ROOT, "          stopped at --max-states %d before the search was exhaustive: NOT a proof of safety%n", l.maxStates());
     } else {
@@ -314,9 +354,11 @@ final class CheckCommand implements Callable<Integer> {
     }
     r.overlap().ifPresent(o -> out.printf(Locale.ROOT, "overlap   %s %s%s: %s%n", o.query().a(), o.query().b(),
         o.query().sameWorker() ? " (same worker included)" : "", o.reachability()));
-    out.printf(Locale.ROOT, "search    %d states, %d transitions, %.3f s, %.0f states/s (breadth-first%s)%n",
+    out.printf(Locale.ROOT, "search    %d states, %d transitions, %.3f s, %.0f states/s, state store %.1f MiB at the peak"
+        + " (breadth-first%s%s, %d search thread%s)%n",
         r.search().states(), r.search().transitions(), r.search().seconds(), r.search().statesPerSecond(),
-        noSymmetry ? "" : ", symmetry-reduced");
+        r.search().peakBytes() / (double) Sizes.MIB, noSymmetry ? "" : ", symmetry-reduced",
+        r.search().reduced() ? ", partial-order reduced" : "", searchThreads(), searchThreads() == 1 ? "" : "s");
     r.counterexample().ifPresent(t -> {
       out.printf(Locale.ROOT, "%ncounterexample (%d transitions, %s):%n", t.length(), counts(r.threads()));
       out.print(TraceFormat.print(t));

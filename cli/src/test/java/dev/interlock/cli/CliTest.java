@@ -185,8 +185,12 @@ class CliTest {
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly(
         "design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap", "message", "length", "trace",
-        "others", "others_complete");
+        "others", "others_complete", "partial_order_reduction", "reduced_search", "search_threads", "state_store_peak_bytes", "limit");
     assertThat(m.get("others")).as("OOM is two-lock's only violation kind").isEqualTo(List.of());
+    assertThat(m.get("partial_order_reduction")).isEqualTo(true);
+    assertThat(m.get("reduced_search")).as("a violation is shown by the plain search's shortest trace").isEqualTo(false);
+    assertThat((Long) m.get("state_store_peak_bytes")).isPositive();
+    assertThat(m).containsEntry("limit", null);
     assertThat(m.get("seconds")).isInstanceOf(Double.class);
     assertThat(m.get("design")).isEqualTo("two-lock");
     assertThat(m.get("verdict")).isEqualTo("OOM");
@@ -401,6 +405,23 @@ class CliTest {
     Run r = run("check", design("single-lock"), "--max-states", "10");
     assertThat(r.status()).as(r.describe()).isEqualTo(2);
     assertThat(r.out()).contains("verdict   LIMIT").contains("NOT a proof").contains("search    10 states").doesNotContain("SAFE");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void memoryLimitIsNeverReportedSafeAndSaysWhichLimit() {
+    Run r = run("check", design("single-lock"), "--threads", "gpu_worker=5", "--no-por", "--max-memory", "300KiB", "--json");
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m.get("verdict")).isEqualTo("LIMIT");
+    assertThat(m.get("limit")).isEqualTo("max_memory");
+    assertThat(m.get("partial_order_reduction")).isEqualTo(false);
+    Run text = run("check", design("single-lock"), "--threads", "gpu_worker=5", "--no-por", "--max-memory", "300KiB");
+    assertThat(text.out()).contains("stopped at --max-memory 300KiB").doesNotContain("SAFE");
+    Run safe = run("check", design("single-lock"), "--threads", "gpu_worker=5", "--search-threads", "2", "--json");
+    assertThat(((Map<String, Object>) parseJson(safe.out())).get("reduced_search")).isEqualTo(true);
+    assertInputError(run("check", design("single-lock"), "--max-memory", "lots"), "--max-memory:", false);
+    assertInputError(run("check", design("single-lock"), "--search-threads", "0"), "--search-threads must be in 1..1024", false);
   }
 
   /** The output without lines that carry timings. */
@@ -636,8 +657,8 @@ class CliTest {
     assertThat(r.status()).as(r.describe()).isZero();
     List<String> rows = r.outLines().stream().filter(l -> l.matches("[0-9]+\\s.*")).collect(Collectors.toList());
     assertThat(rows).hasSize(2);
-    assertThat(rows.get(0)).matches("2\\s+2\\s+[0-9]+\\s+[0-9]+\\s+[0-9.]+\\s+[0-9]+\\s+SAFE");
-    assertThat(rows.get(1)).matches("3\\s+2\\s+[0-9]+\\s+[0-9]+\\s+[0-9.]+\\s+[0-9]+\\s+SAFE");
+    assertThat(rows.get(0)).matches("2\\s+2\\s+[0-9]+\\s+[0-9]+\\s+[0-9.]+\\s+[0-9]+\\s+[0-9.]+\\s+SAFE");
+    assertThat(rows.get(1)).matches("3\\s+2\\s+[0-9]+\\s+[0-9]+\\s+[0-9.]+\\s+[0-9]+\\s+[0-9.]+\\s+SAFE");
     // More threads, more states.
     long states2 = Long.parseLong(rows.get(0).split("\\s+")[2]);
     long states3 = Long.parseLong(rows.get(1).split("\\s+")[2]);
@@ -648,7 +669,7 @@ class CliTest {
   void benchRejectsABadRange() {
     Run r = run("bench", design("single-lock"), "--from", "3", "--to", "2");
     assertThat(r.status()).as(r.describe()).isEqualTo(2);
-    assertThat(r.err()).startsWith("interlock: need 1 <= --from <= --to, got 3..2");
+    assertThat(r.err()).startsWith("interlock: need 1 <= --from <= --to and --step >= 1, got 3..2");
     assertThat(r.out()).doesNotContain("SAFE");
   }
 }

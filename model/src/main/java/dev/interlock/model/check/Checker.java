@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -31,14 +32,27 @@ public final class Checker {
    * @param minimize      search smaller thread counts for the fewest threads of each violation kind
    * @param symmetry      use symmetry reduction (off only to measure what it saves)
    * @param allViolations search the checked counts exhaustively, so that the list of violation kinds is complete
+   * @param por           partial-order reduction in each search (off only to measure what it saves)
+   * @param searchThreads threads of each search (the answers do not depend on it)
+   * @param maxMemory     state store bytes at which each search stops, like {@code maxStates}
    */
   public record Options(long maxStates, Optional<OverlapQuery> overlap, boolean minimize, boolean symmetry,
-      boolean allViolations) {
+      boolean allViolations, boolean por, int searchThreads, long maxMemory) {
     public Options {
       if (maxStates < 1) {
         throw new IllegalArgumentException("max states must be positive, got " + maxStates);
       }
+      if (searchThreads < 1 || maxMemory < 1) {
+        throw new IllegalArgumentException("search threads and max memory must be positive, got " + searchThreads
+            + " and " + maxMemory);
+      }
       Objects.requireNonNull(overlap, "overlap");
+    }
+
+    /** Options with partial-order reduction, one search thread and no memory limit. */
+    public Options(long maxStates, Optional<OverlapQuery> overlap, boolean minimize, boolean symmetry,
+        boolean allViolations) {
+      this(maxStates, overlap, minimize, symmetry, allViolations, true, 1, Long.MAX_VALUE);
     }
 
     /** Options without the exhaustive list of violation kinds. */
@@ -52,11 +66,21 @@ public final class Checker {
     }
 
     public Options withOverlap(OverlapQuery q) {
-      return new Options(maxStates, Optional.of(q), minimize, symmetry, allViolations);
+      return new Options(maxStates, Optional.of(q), minimize, symmetry, allViolations, por, searchThreads, maxMemory);
     }
 
     public Options withAllViolations() {
-      return new Options(maxStates, overlap, minimize, symmetry, true);
+      return new Options(maxStates, overlap, minimize, symmetry, true, por, searchThreads, maxMemory);
+    }
+
+    /** These options with the given reduction, search threads and memory limit. */
+    public Options withSearch(boolean por, int searchThreads, long maxMemory) {
+      return new Options(maxStates, overlap, minimize, symmetry, allViolations, por, searchThreads, maxMemory);
+    }
+
+    /** The explorer's options for one search of these. */
+    Explorer.Options explorer(boolean all, Optional<OverlapQuery> query, Set<ViolationKind> until) {
+      return new Explorer.Options(maxStates, symmetry, all, query, until).withSearch(por, searchThreads, maxMemory);
     }
   }
 
@@ -85,7 +109,8 @@ public final class Checker {
     Searches searches = new Searches(source, options);
     Exploration first = searches.checked(design, options.allViolations() ? EnumSet.allOf(ViolationKind.class) : Set.of());
     if (first.findings().isEmpty()) {
-      Verdict v = first.limitReached() ? new Verdict.LimitReached(options.maxStates()) : new Verdict.Safe();
+      Verdict v = first.limitReached() ? new Verdict.LimitReached(options.maxStates(),
+          first.memoryLimit() ? OptionalLong.of(options.maxMemory()) : OptionalLong.empty()) : new Verdict.Safe();
       return new CheckReport(design, v, Optional.empty(), overlap(options, first), first, searches.tried,
           searches.seconds(), List.of(), searches.stopped(first));
     }
@@ -161,7 +186,7 @@ public final class Checker {
       tried++;
       long start = System.nanoTime();
       Exploration e = Explorer.explore(new Model(design.withThreadCounts(counts)), source,
-          new Explorer.Options(options.maxStates(), options.symmetry(), true, Optional.empty(), until));
+          options.explorer(true, Optional.empty(), until));
       stoppedSmaller += e.limitReached() ? 1 : 0;
       nanos += System.nanoTime() - start;
       return e;
@@ -170,7 +195,7 @@ public final class Checker {
     /** A search of the checked counts, with the overlap query, until the kinds of {@code until} have shown. */
     Exploration checked(Design design, Set<ViolationKind> until) {
       return Explorer.explore(new Model(design), source,
-          new Explorer.Options(options.maxStates(), options.symmetry(), true, options.overlap(), until));
+          options.explorer(true, options.overlap(), until));
     }
 
     /** Searches the state limit stopped: those of smaller configurations and {@code main}, the one reported. */

@@ -14,15 +14,24 @@ import java.util.Optional;
  * @param seconds       wall time
  * @param limitReached  the state limit stopped the search before it was exhaustive
  * @param exhaustive    every reachable state was visited: neither the limit nor a stopping rule ended the search
+ * @param memoryLimit   the limit that stopped the search was the memory one ({@code --max-memory}), not the state count
+ * @param peakBytes     the state store's peak size in bytes: packed states, parents, hash table and a level's new
+ *                      states before they are merged (the largest over the searches when there were two)
+ * @param reduced       the statistics are those of a partial-order reduced search that reduced at least one state (when
+ *                      it found nothing to show; when it found a violation or a witness, the plain search that made
+ *                      the shortest traces is reported, and this is false)
  */
 public record Exploration(List<Finding> findings, Optional<Trace> witness, long states, long transitions, double seconds,
-    boolean limitReached, boolean exhaustive) {
+    boolean limitReached, boolean exhaustive, boolean memoryLimit, long peakBytes, boolean reduced) {
   public Exploration {
+    if (memoryLimit && !limitReached) {
+      throw new IllegalArgumentException("the memory limit is a limit");
+    }
     findings = List.copyOf(findings);
     if (limitReached && exhaustive) {
       throw new IllegalArgumentException("a search stopped by the limit is not exhaustive");
     }
-    if (states < 1 || transitions < 0 || seconds < 0) {
+    if (states < 1 || transitions < 0 || seconds < 0 || peakBytes < 0) {
       throw new IllegalArgumentException("bad statistics: states=" + states + " transitions=" + transitions + " seconds=" + seconds);
     }
   }

@@ -17,6 +17,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Exhaustive breadth-first search of a model's states, so every trace it reports is a shortest one.
@@ -26,8 +31,32 @@ import java.util.Set;
  * Violating transitions are dead ends: the search records them and does not go past them.
  * A failing step from depth d gives a trace of d + 1 transitions, a deadlocked state at depth d
  * one of d; findings are therefore settled at the end of each BFS level, shortest first.
+ *
+ * <p>The search is level-synchronous: each level's states are expanded (on several threads with
+ * {@link Options#searchThreads}), their new successors are then merged into the {@link StateStore}
+ * in the order a single thread would have found them, so states, transitions, findings and traces are
+ * the same whatever the thread count. States are stored packed ({@link StatePacker}).
+ *
+ * <p>Partial-order reduction ({@link Options#por}): from a state where some thread's next step is
+ * local ({@link Model#localStep}: it commutes with every other thread's steps, stays enabled, and
+ * changes no interval an overlap query names), that one step is the only one taken (an ample set of
+ * one). Every violation, deadlock and overlap reachable in the full graph stays reachable: a path to
+ * it either contains that step, which can be moved to its front, or does not, and then the step can
+ * be put in front of it without changing what the path reaches. The ignoring problem needs a fully
+ * expanded state on every cycle; the reduced step is taken only when it leads to a state not yet
+ * seen at this depth or before (else the state is expanded fully), and an edge that closes a cycle in
+ * a breadth-first search always leads to such an earlier state. States are canonical, so this holds
+ * on the symmetry-reduced graph, where the local steps are the same for permuted workers. (With finite
+ * jobs the graph has no cycles at all: every step advances one worker.) Reduced paths are not
+ * shortest, so the reduced search only decides: when it finds a violation or an overlap witness,
+ * the plain breadth-first search runs again with the same options and its shortest traces and
+ * statistics are reported; when it finds none (SAFE, UNREACHABLE), its own statistics are.
  */
 public final class Explorer {
+  /** Levels smaller than this are expanded on the calling thread: handing them out costs more than it saves. */
+  private static final int PARALLEL_LEVEL = 4096;
+  /** System property that overrides {@link #PARALLEL_LEVEL}, so tests can run small searches on several threads. */
+  public static final String PARALLEL_LEVEL_PROPERTY = "interlock.search.parallelLevel";
 
   /**
    * Search options.
@@ -39,15 +68,31 @@ public final class Explorer {
    * @param until         with allViolations: stop at the end of the first level by which a violation, every kind of
    *                      this set and every kind as short as the shortest found have been found (and the overlap
    *                      witness, if asked); all kinds searches everything, the empty set up to the shortest violations
+   * @param por           partial-order reduction (decide on the reduced graph, re-run plainly for shortest traces)
+   * @param searchThreads threads that expand each level (the result does not depend on it)
+   * @param maxMemory     stop when the state store would take more bytes than this; the result says the limit was
+   *                      reached, and that it was the memory one
    */
   public record Options(long maxStates, boolean symmetry, boolean allViolations, Optional<OverlapQuery> overlap,
-      Set<ViolationKind> until) {
+      Set<ViolationKind> until, boolean por, int searchThreads, long maxMemory) {
     public Options {
       if (maxStates < 1 || maxStates > Integer.MAX_VALUE - 1) {
         throw new IllegalArgumentException("max states must be in 1.." + (Integer.MAX_VALUE - 1) + ", got " + maxStates);
       }
+      if (searchThreads < 1 || searchThreads > 1024) {
+        throw new IllegalArgumentException("search threads must be in 1..1024, got " + searchThreads);
+      }
+      if (maxMemory < 1) {
+        throw new IllegalArgumentException("max memory must be positive, got " + maxMemory);
+      }
       Objects.requireNonNull(overlap, "overlap");
       until = until.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(until));
+    }
+
+    /** Options with partial-order reduction, one search thread and no memory limit. */
+    public Options(long maxStates, boolean symmetry, boolean allViolations, Optional<OverlapQuery> overlap,
+        Set<ViolationKind> until) {
+      this(maxStates, symmetry, allViolations, overlap, until, true, 1, Long.MAX_VALUE);
     }
 
     /** Options that search everything for all violations, or up to the first violation. */
@@ -59,70 +104,115 @@ public final class Explorer {
     public static Options firstViolation(long maxStates) {
       return new Options(maxStates, true, false, Optional.empty());
     }
+
+    /** These options with the given reduction, thread count and memory limit. */
+    public Options withSearch(boolean por, int searchThreads, long maxMemory) {
+      return new Options(maxStates, symmetry, allViolations, overlap, until, por, searchThreads, maxMemory);
+    }
   }
 
+  /** A violation to report: the state it fails from (or that is deadlocked), the thread, and the generation order. */
   private record Candidate(int state, int thread, ViolationKind kind, int length, long order) {}
 
   private final Model model;
   private final String source;
   private final Options options;
+  private final boolean por;
   private final List<Candidate> pending = new ArrayList<>();
   private final Map<ViolationKind, Candidate> best = new EnumMap<>(ViolationKind.class);
-  private long order;
   private Candidate first;
+  private final StatePacker packer;
+  private final StateStore store;
+  private final boolean[] visible;
+  private int overlapA = -1;
+  private int overlapB = -1;
+  private boolean sameWorker;
+  private long reducedSteps;
 
-  private Explorer(Model model, String source, Options options) {
+  private Explorer(Model model, String source, Options options, boolean por) {
     this.model = model;
     this.source = source;
     this.options = options;
-  }
-
-  /** Explores the state space of {@code model}; {@code source} names the design file in traces. */
-  public static Exploration explore(Model model, String source, Options options) {
-    return new Explorer(model, source, options).run();
-  }
-
-  private Exploration run() {
-    long start = System.nanoTime();
-    int a = -1;
-    int b = -1;
+    this.por = por;
+    this.packer = new StatePacker(model.wordBits());
+    this.store = new StateStore(packer.packedWidth());
+    this.visible = new boolean[model.intervalNames().size()];
     if (options.overlap().isPresent()) {
-      a = intervalId(options.overlap().get().a());
-      b = intervalId(options.overlap().get().b());
+      overlapA = intervalId(options.overlap().get().a());
+      overlapB = intervalId(options.overlap().get().b());
+      sameWorker = options.overlap().get().sameWorker();
+      visible[overlapA] = true;
+      visible[overlapB] = true;
     }
-    boolean wantOverlap = a >= 0;
-    boolean sameWorker = options.overlap().map(OverlapQuery::sameWorker).orElse(false);
-    int w = model.width();
-    int threads = model.threads();
-    boolean symmetry = options.symmetry();
-    StateStore store = new StateStore(w);
-    long[] s = new long[w];
-    long[] out = new long[w];
-    long[] init = model.initial();
-    model.canonicalize(init);
-    store.add(init, -1);
-    int witness = wantOverlap && model.overlaps(init, a, b, sameWorker) ? 0 : -1;
-    long transitions = 0;
-    boolean limit = false;
-    boolean stoppedEarly = false;
-    int depth = 0;
-    int levelEnd = 1;
-    search:
-    for (int cur = 0; cur < store.size(); cur++) {
-      if (cur == levelEnd) {
-        settleLevel();
-        if (done(wantOverlap, witness, depth)) {
-          stoppedEarly = true;
-          break;
-        }
-        depth++;
-        levelEnd = store.size();
+  }
+
+  /**
+   * Explores the state space of {@code model}; {@code source} names the design file in traces. With partial-order
+   * reduction, a reduced search that finds a violation or a witness is followed by the plain one (see the class).
+   */
+  public static Exploration explore(Model model, String source, Options options) {
+    Exploration e = new Explorer(model, source, options, options.por()).run();
+    if (!e.reduced() || e.findings().isEmpty() && e.witness().isEmpty()) {
+      return e; // SAFE or UNREACHABLE, or no step was reduced: then the reduced search was the plain one
+    }
+    Exploration plain = new Explorer(model, source, options, false).run();
+    return new Exploration(plain.findings(), plain.witness(), plain.states(), plain.transitions(),
+        e.seconds() + plain.seconds(), plain.limitReached(), plain.exhaustive(), plain.memoryLimit(),
+        Math.max(e.peakBytes(), plain.peakBytes()), false);
+  }
+
+  /**
+   * The partial-order reduced search alone, without the plain re-run: the same violation kinds, deadlocks and overlap
+   * answers as {@link #explore}, with traces that are real but need not be shortest. For tests and measurements.
+   */
+  public static Exploration exploreReduced(Model model, String source, Options options) {
+    return new Explorer(model, source, options, true).run();
+  }
+
+  /** One slice of a level: its states' new successors (packed, in order), violations and transitions. */
+  private final class Slice implements Callable<Slice> {
+    private final int from;
+    private final int to;
+    private final int depth;
+    private final int w = model.width();
+    private final int pw = packer.packedWidth();
+    private final long[] s = new long[w];
+    private final long[] out = new long[w];
+    private final long[] packed = new long[pw];
+    private long[] states;
+    private int[] parents = new int[64];
+    private int[] hashes = new int[64];
+    private boolean[] overlapping = new boolean[64];
+    private int count;
+    private final List<Candidate> offers = new ArrayList<>();
+    private long transitions;
+    private long reduced;
+
+    Slice(int from, int to, int depth) {
+      this.from = from;
+      this.to = to;
+      this.depth = depth;
+      this.states = new long[64 * pw];
+    }
+
+    @Override
+    public Slice call() {
+      for (int cur = from; cur < to; cur++) {
+        expand(cur);
       }
-      store.load(cur, s);
+      return this;
+    }
+
+    private void expand(int cur) {
+      store.load(cur, packed);
+      packer.unpack(packed, s);
+      if (por && ample(cur)) {
+        return;
+      }
       boolean moved = false;
       boolean unfinished = false;
-      for (int t = 0; t < threads; t++) {
-        if (symmetry && model.symmetricToEarlier(s, t)) {
+      for (int t = 0; t < model.threads(); t++) {
+        if (options.symmetry() && model.symmetricToEarlier(s, t)) {
           continue;
         }
         int code = model.step(s, t, out);
@@ -137,44 +227,188 @@ public final class Explorer {
         transitions++;
         ViolationKind v = Model.violation(code);
         if (v != null) {
-          offer(new Candidate(cur, t, v, depth + 1, order++));
+          offers.add(new Candidate(cur, t, v, depth + 1, order(cur, t)));
           continue;
         }
-        if (symmetry) {
-          model.canonicalize(out);
-        }
-        if (store.size() >= options.maxStates()) {
-          limit = true;
-          break search;
-        }
-        int idx = store.add(out, cur);
-        if (idx >= 0 && witness < 0 && wantOverlap && model.overlaps(out, a, b, sameWorker)) {
-          witness = idx;
-        }
+        successor(cur);
       }
       if (unfinished && !moved) {
-        offer(new Candidate(cur, -1, ViolationKind.DEADLOCK, depth, order++));
-      }
-      if (wantOverlap && witness >= 0 && first != null && !options.allViolations()) {
-        stoppedEarly = cur + 1 < store.size();
-        break;
+        offers.add(new Candidate(cur, -1, ViolationKind.DEADLOCK, depth, order(cur, model.threads())));
       }
     }
+
+    /** Takes the first local step that leads to a state not seen at this depth or before; false when there is none. */
+    private boolean ample(int cur) {
+      for (int t = 0; t < model.threads(); t++) {
+        if (options.symmetry() && model.symmetricToEarlier(s, t) || !model.localStep(s, t, visible)
+            || model.step(s, t, out) != Model.MOVED) {
+          continue;
+        }
+        if (options.symmetry()) {
+          model.canonicalize(out);
+        }
+        packer.pack(out, packed);
+        int h = StateStore.hash(packed, 0, pw);
+        if (store.find(packed, h) >= 0) {
+          continue;
+        }
+        transitions++;
+        reduced++;
+        append(cur, h);
+        return true;
+      }
+      return false;
+    }
+
+    /** Records the successor in {@code out} unless an earlier level has it. */
+    private void successor(int cur) {
+      if (options.symmetry()) {
+        model.canonicalize(out);
+      }
+      packer.pack(out, packed);
+      int h = StateStore.hash(packed, 0, pw);
+      if (store.find(packed, h) < 0) {
+        append(cur, h);
+      }
+    }
+
+    private void append(int cur, int h) {
+      if (count == parents.length) {
+        int n = count * 2;
+        states = Arrays.copyOf(states, n * pw);
+        parents = Arrays.copyOf(parents, n);
+        hashes = Arrays.copyOf(hashes, n);
+        overlapping = Arrays.copyOf(overlapping, n);
+      }
+      System.arraycopy(packed, 0, states, count * pw, pw);
+      parents[count] = cur;
+      hashes[count] = h;
+      overlapping[count] = overlapA >= 0 && model.overlaps(out, overlapA, overlapB, sameWorker);
+      count++;
+    }
+
+    long bytes() {
+      return states.length * 8L + parents.length * 9L;
+    }
+  }
+
+  /** The generation order of thread t's transition from state cur (t = threads: the deadlock check after them). */
+  private long order(int cur, int t) {
+    return (long) cur * (model.threads() + 1) + t;
+  }
+
+  private Exploration run() {
+    long start = System.nanoTime();
+    boolean wantOverlap = overlapA >= 0;
+    long[] init = model.initial();
+    model.canonicalize(init);
+    long[] packed = new long[packer.packedWidth()];
+    packer.pack(init, packed);
+    store.add(packed, -1);
+    int witness = wantOverlap && model.overlaps(init, overlapA, overlapB, sameWorker) ? 0 : -1;
+    long transitions = 0;
+    boolean limit = false;
+    boolean memoryLimit = false;
+    boolean stoppedEarly = false;
+    long peak = store.bytes();
+    int depth = 0;
+    int levelStart = 0;
+    ExecutorService pool = options.searchThreads() > 1 ? Executors.newFixedThreadPool(options.searchThreads(), r -> {
+      Thread t = new Thread(r, "interlock-search");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+    try {
+      search:
+      while (levelStart < store.size()) {
+        int levelEnd = store.size();
+        List<Slice> slices = expandLevel(pool, levelStart, levelEnd, depth);
+        long pendingBytes = slices.stream().mapToLong(Slice::bytes).sum();
+        peak = Math.max(peak, store.bytes() + pendingBytes);
+        for (Slice sl : slices) {
+          transitions += sl.transitions;
+          reducedSteps += sl.reduced;
+          sl.offers.forEach(this::offer);
+        }
+        for (Slice sl : slices) {
+          int pw = packer.packedWidth();
+          for (int i = 0; i < sl.count; i++) {
+            if (store.size() >= options.maxStates()) {
+              limit = true;
+              break search;
+            }
+            if (store.bytesAfterAdd() + pendingBytes > options.maxMemory()) {
+              limit = true;
+              memoryLimit = true;
+              break search;
+            }
+            int idx = store.add(sl.states, i * pw, sl.hashes[i], sl.parents[i]);
+            if (idx >= 0 && witness < 0 && sl.overlapping[i]) {
+              witness = idx;
+            }
+          }
+        }
+        peak = Math.max(peak, store.bytes() + pendingBytes);
+        levelStart = levelEnd;
+        settleLevel();
+        if (done(wantOverlap, witness, depth)) {
+          stoppedEarly = levelStart < store.size();
+          break;
+        }
+        depth++;
+      }
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+    }
+    peak = Math.max(peak, store.bytes());
     settleLevel();
     List<Candidate> chosen = options.allViolations()
         ? best.values().stream().sorted(Comparator.comparingInt(Candidate::length).thenComparingLong(Candidate::order)).toList()
         : first == null ? List.of() : List.of(first);
     List<Finding> findings = new ArrayList<>();
     for (Candidate c : chosen) {
-      findings.add(finding(store, c));
+      findings.add(finding(c));
     }
     Optional<Trace> witnessTrace = Optional.empty();
     if (witness >= 0) {
       OverlapQuery q = options.overlap().get();
-      witnessTrace = Optional.of(reconstruct(store, witness, -1, null, new Outcome.Overlapped(q.a(), q.b(), q.sameWorker())).trace);
+      witnessTrace = Optional.of(reconstruct(witness, -1, null, new Outcome.Overlapped(q.a(), q.b(), q.sameWorker())).trace);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit, !limit && !stoppedEarly);
+    return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit, !limit && !stoppedEarly,
+        memoryLimit, peak, reducedSteps > 0);
+  }
+
+  /** Expands the states [from, to) of one level: in slices on the pool when it is large, else here; slices in order. */
+  private List<Slice> expandLevel(ExecutorService pool, int from, int to, int depth) {
+    int n = to - from;
+    if (pool == null || n < Integer.getInteger(PARALLEL_LEVEL_PROPERTY, PARALLEL_LEVEL)) {
+      return List.of(new Slice(from, to, depth).call());
+    }
+    int parts = options.searchThreads() * 4;
+    List<Slice> slices = new ArrayList<>();
+    for (int i = 0; i < parts; i++) {
+      slices.add(new Slice(from + (int) ((long) n * i / parts), from + (int) ((long) n * (i + 1) / parts), depth));
+    }
+    try {
+      for (Future<Slice> f : pool.invokeAll(slices)) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("search interrupted", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+    return slices;
   }
 
   private int intervalId(String name) {
@@ -221,8 +455,8 @@ public final class Explorer {
         && best.values().stream().mapToInt(Candidate::length).min().getAsInt() <= depth;
   }
 
-  private Finding finding(StateStore store, Candidate c) {
-    Rebuilt r = reconstruct(store, c.state(), c.thread(), c.kind(), null);
+  private Finding finding(Candidate c) {
+    Rebuilt r = reconstruct(c.state(), c.thread(), c.kind(), null);
     return new Finding(r.violation, r.trace);
   }
 
@@ -235,7 +469,7 @@ public final class Explorer {
    * forward, the first thread whose step leads into the next canonical state is taken. The
    * schedule is then tidied to switch threads as rarely as possible (same length, same ending).
    */
-  private Rebuilt reconstruct(StateStore store, int target, int failingThread, ViolationKind kind, Outcome outcome) {
+  private Rebuilt reconstruct(int target, int failingThread, ViolationKind kind, Outcome outcome) {
     List<Integer> path = new ArrayList<>();
     for (int i = target; i >= 0; i = store.parent(i)) {
       path.add(0, i);
@@ -245,9 +479,11 @@ public final class Explorer {
     long[] next = new long[w];
     long[] out = new long[w];
     long[] canon = new long[w];
+    long[] packed = new long[packer.packedWidth()];
     List<Integer> schedule = new ArrayList<>();
     for (int k = 1; k < path.size(); k++) {
-      store.load(path.get(k), next);
+      store.load(path.get(k), packed);
+      packer.unpack(packed, next);
       boolean found = false;
       for (int t = 0; t < model.threads() && !found; t++) {
         if (model.step(cur, t, out) != Model.MOVED) {
@@ -268,7 +504,8 @@ public final class Explorer {
       }
     }
     if (failingThread >= 0) {
-      store.load(target, next);
+      store.load(target, packed);
+      packer.unpack(packed, next);
       schedule.add(model.correspondingThread(cur, next, failingThread));
     }
     ScheduleTidier tidier;

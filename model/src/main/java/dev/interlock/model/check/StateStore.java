@@ -3,12 +3,13 @@ package dev.interlock.model.check;
 import java.util.Arrays;
 
 /**
- * The visited set and BFS queue in one: fixed-width states appended to chunked arrays, indexed by
- * an open-addressing hash table, with the parent of each state for trace reconstruction.
+ * The visited set and BFS queue in one: fixed-width packed states ({@link StatePacker}) appended to chunked arrays,
+ * indexed by an open-addressing hash table, with the parent of each state for trace reconstruction.
  *
- * <p>States are never removed, so index order is discovery order, which in a breadth-first search
- * is also non-decreasing depth. Millions of states fit: a state costs {@code 8 * width} bytes plus
- * about 12 bytes of table and parent.
+ * <p>States are never removed, so index order is discovery order, which in a breadth-first search is also
+ * non-decreasing depth. A state costs {@code 8 * width} bytes (packed) plus about 12 bytes of table and parent.
+ * {@link #find} may run on several threads at once while nothing is added (the explorer's expansion phase); adding is
+ * single-threaded.
  */
 final class StateStore {
   private static final int CHUNK_BITS = 14;
@@ -16,6 +17,7 @@ final class StateStore {
 
   private final int width;
   private long[][] chunks = new long[16][];
+  private int chunksAllocated;
   private int[] parents = new int[CHUNK_STATES];
   private int[] table = new int[1 << 12];
   private int size;
@@ -30,17 +32,25 @@ final class StateStore {
 
   /** Adds s (copied) with the given parent and returns its index, or -1 when it is already present. */
   int add(long[] s, int parent) {
+    return add(s, 0, hash(s, 0, width), parent);
+  }
+
+  /**
+   * Adds the state at {@code off} in {@code s}, whose {@link #hash} is {@code h}, with the given parent; its index, or
+   * -1 when it is already present.
+   */
+  int add(long[] s, int off, int h, int parent) {
     if ((size + 1) * 2L > table.length) {
       grow();
     }
     int mask = table.length - 1;
-    int slot = hash(s, 0, width) & mask;
+    int slot = h & mask;
     while (true) {
       int e = table[slot];
       if (e == 0) {
         break;
       }
-      if (equalsAt(e - 1, s)) {
+      if (equalsAt(e - 1, s, off)) {
         return -1;
       }
       slot = (slot + 1) & mask;
@@ -52,14 +62,32 @@ final class StateStore {
     }
     if (chunks[chunk] == null) {
       chunks[chunk] = new long[CHUNK_STATES * width];
+      chunksAllocated++;
     }
-    System.arraycopy(s, 0, chunks[chunk], (idx & (CHUNK_STATES - 1)) * width, width);
+    System.arraycopy(s, off, chunks[chunk], (idx & (CHUNK_STATES - 1)) * width, width);
     if (idx == parents.length) {
       parents = Arrays.copyOf(parents, parents.length * 2);
     }
     parents[idx] = parent;
     table[slot] = idx + 1;
     return idx;
+  }
+
+  /** The index of s, whose {@link #hash} is {@code h}, or -1; safe on several threads while nothing is added. */
+  int find(long[] s, int h) {
+    int[] t = table;
+    int mask = t.length - 1;
+    int slot = h & mask;
+    while (true) {
+      int e = t[slot];
+      if (e == 0) {
+        return -1;
+      }
+      if (equalsAt(e - 1, s, 0)) {
+        return e - 1;
+      }
+      slot = (slot + 1) & mask;
+    }
   }
 
   /** Copies state idx into {@code into}. */
@@ -71,11 +99,31 @@ final class StateStore {
     return parents[idx];
   }
 
-  private boolean equalsAt(int idx, long[] s) {
+  /** Bytes the store's arrays take now: state chunks, parents and hash table. */
+  long bytes() {
+    return chunksAllocated * (long) CHUNK_STATES * width * 8 + parents.length * 4L + table.length * 4L;
+  }
+
+  /** Bytes the store would take after one more state: {@link #bytes} plus whatever that addition allocates. */
+  long bytesAfterAdd() {
+    long b = bytes();
+    if ((size + 1) * 2L > table.length) {
+      b += table.length * 4L; // the table doubles
+    }
+    if ((size >>> CHUNK_BITS) == chunksAllocated) {
+      b += (long) CHUNK_STATES * width * 8;
+    }
+    if (size == parents.length) {
+      b += parents.length * 4L;
+    }
+    return b;
+  }
+
+  private boolean equalsAt(int idx, long[] s, int sOff) {
     long[] c = chunks[idx >>> CHUNK_BITS];
     int off = (idx & (CHUNK_STATES - 1)) * width;
     for (int i = 0; i < width; i++) {
-      if (c[off + i] != s[i]) {
+      if (c[off + i] != s[sOff + i]) {
         return false;
       }
     }
@@ -96,7 +144,8 @@ final class StateStore {
     table = bigger;
   }
 
-  private static int hash(long[] a, int off, int len) {
+  /** The hash of the {@code len} words of {@code a} from {@code off}, as the table uses it. */
+  static int hash(long[] a, int off, int len) {
     long h = 0x9E3779B97F4A7C15L;
     for (int i = 0; i < len; i++) {
       h = (h ^ a[off + i]) * 0xBF58476D1CE4E5B9L;

@@ -2,6 +2,7 @@ package dev.interlock.model.check;
 
 import dev.interlock.model.state.Violation;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /** The answer of a check. Only an exhaustive search says {@link Safe}. */
 public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.LimitReached, Verdict.NoneFound {
@@ -42,8 +43,22 @@ public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.Li
     }
   }
 
-  /** The state limit stopped the search before it found a violation or finished: not a proof of safety. */
-  record LimitReached(long maxStates) implements Verdict {
+  /**
+   * A limit stopped the search before it found a violation or finished: not a proof of safety.
+   *
+   * @param maxStates   the state limit
+   * @param memoryLimit the memory limit in bytes, when that is the one that stopped the search
+   */
+  record LimitReached(long maxStates, OptionalLong memoryLimit) implements Verdict {
+    public LimitReached {
+      Objects.requireNonNull(memoryLimit, "memoryLimit");
+    }
+
+    /** The state limit stopped the search. */
+    public LimitReached(long maxStates) {
+      this(maxStates, OptionalLong.empty());
+    }
+
     @Override
     public String label() {
       return "LIMIT";

@@ -26,6 +26,7 @@ record Field(int word, int shift, long mask) {
   static final class Allocator {
     private int word;
     private int used;
+    private final java.util.List<Integer> usedBits = new java.util.ArrayList<>();
 
     Field add(int bits) {
       if (bits == 0) {
@@ -35,12 +36,23 @@ record Field(int word, int shift, long mask) {
         throw new IllegalArgumentException("a field of " + bits + " bits");
       }
       if (used + bits > 64) {
+        usedBits.add(used);
         word++;
         used = 0;
       }
       Field f = new Field(word, used, bits == 64 ? -1L : (1L << bits) - 1);
       used += bits;
       return f;
+    }
+
+    /** Per word handed out so far: how many of its low bits fields use (the higher ones are always 0). */
+    int[] usedBits() {
+      int[] out = new int[width()];
+      for (int i = 0; i < usedBits.size(); i++) {
+        out[i] = usedBits.get(i);
+      }
+      out[out.length - 1] = used;
+      return out;
     }
 
     /** Words used so far (at least 1). */

@@ -19,6 +19,7 @@ import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Steps;
+import dev.interlock.model.step.Sync;
 import dev.interlock.model.step.Wait;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -79,6 +80,10 @@ public final class Model {
   /** The state words and masks of every thread's inside bit, and whether that thread's pc is at a kernel, by pc. */
   private final int[] insideWord;
   private final long[] insideMask;
+  /** Whether some body has a {@code sync} step, which reads every thread's inside bit at a kernel. */
+  private final boolean anySync;
+  /** Per state word: how many of its low bits can be set (see {@link #wordBits()}). */
+  private final int[] wordBits;
 
   public Model(Design design) {
     this.design = design;
@@ -87,9 +92,11 @@ public final class Model {
     design.roles().forEach(r -> bodies.add(r.body()));
     design.tasks().forEach(t -> bodies.add(t.body()));
     boolean anyAsync = false;
+    boolean syncs = false;
     long unit = design.vram();
     for (List<Step> body : bodies) {
       for (Step s : Steps.flatten(body)) {
+        syncs |= s instanceof Sync;
         if (s instanceof Interval i) {
           intervalIds.putIfAbsent(i.name(), intervalIds.size());
         }
@@ -106,6 +113,7 @@ public final class Model {
       unit = gcd(unit, design.poolThreshold());
     }
     cacheUnit = anyAsync ? unit : 0;
+    anySync = syncs;
     int cacheBits = anyAsync ? Field.bitsFor(design.vram() / unit) : 0;
     intervalNames = List.copyOf(intervalIds.keySet());
     layouts = new WorkerLayout[design.roles().size()];
@@ -164,6 +172,12 @@ public final class Model {
       insideMask[th] = 1L << slot(th).inside.shift();
     }
     initialPermits = design.semaphores().stream().mapToLong(s -> s.permits()).toArray();
+    wordBits = new int[width];
+    Arrays.fill(wordBits, 0, anyAsync ? 3 : 1, Field.bitsFor(design.vram()));
+    for (int wk = 0; wk < workerBase.length; wk++) {
+      int[] bits = layouts[workerRole[wk]].wordBits;
+      System.arraycopy(bits, 0, wordBits, workerBase[wk], bits.length);
+    }
   }
 
   private static long gcd(long a, long b) {
@@ -182,6 +196,48 @@ public final class Model {
   /** Length of a state array. */
   public int width() {
     return width;
+  }
+
+  /**
+   * Per state word, how many of its low bits a reachable non-violating state can set: the byte counts at most vram's
+   * bits, a worker's words the bits its fields use. The checker packs states into these bits only.
+   */
+  public int[] wordBits() {
+    return wordBits.clone();
+  }
+
+  /**
+   * Whether thread t's next step from s is local, so that partial-order reduction may take it alone: its outcome
+   * (move or violation) depends only on fields of t that no other thread writes, what it writes no other thread's step
+   * reads, and it changes no interval marked in {@code visible} (indexed by interval id, as {@link #intervalNames}).
+   * Such a step commutes with every step of every other thread and stays enabled until t takes it.
+   *
+   * <p>The one place that says which steps are local, from the step's kind and the design: a cpu interval's begin or
+   * end, a kernel's begin or end when no body has {@code sync} (which waits on every thread's kernel), and the end of
+   * a job; only in a worker without task threads (they share the worker's buffers, events and frames), without kept
+   * buffers (the last job end frees them on the device), and in a design without asynchronous allocations (the pool's
+   * per-stream caches are ordered by every worker's state). Everything else (locks, permits, device memory,
+   * {@code if free}, spawn, join, events, sync) is global.
+   */
+  public boolean localStep(long[] s, int t, boolean[] visible) {
+    if (cacheUnit != 0) {
+      return false;
+    }
+    WorkerLayout l = layout(t);
+    if (l.slots.length != 1 || l.kept.length != 0) {
+      return false;
+    }
+    int base = baseOf(t);
+    if (l.job.get(s, base) == l.jobs) {
+      return false;
+    }
+    WorkerLayout.Slot x = l.slots[0];
+    int pc = (int) x.pc.get(s, base);
+    int op = x.code.op[pc];
+    if (op == Code.OP_KERNEL && anySync || op != Code.OP_KERNEL && op != Code.OP_CPU) {
+      return false;
+    }
+    return !visible[x.code.interval[pc]];
   }
 
   /** Index of the role of thread t, in design order. */

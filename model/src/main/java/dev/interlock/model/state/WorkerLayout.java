@@ -89,6 +89,8 @@ final class WorkerLayout {
   final Field[][] frameEvent;
   final Field[][] frameLast;
   final int width;
+  /** Per block word: how many of its low bits fields use (the checker's compact state encoding packs only those). */
+  final int[] wordBits;
   /** Per frame and block word: the bits of that frame's job buffers (a job leaks when any is set at its end). */
   final long[][] frameBufferBits;
   /** Per frame and block word: the bits a closing frame clears (events, spawn records, task threads' status and pc). */
@@ -243,6 +245,7 @@ final class WorkerLayout {
       }
     }
     width = fields.width();
+    wordBits = fields.usedBits();
     frameBufferBits = new long[frames][width];
     frameClearBits = new long[frames][width];
     for (int f = 0; f < frames; f++) {

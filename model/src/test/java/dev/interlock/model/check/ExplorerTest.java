@@ -118,4 +118,78 @@ class ExplorerTest {
     assertThat(e.witness().get().steps().get(e.witness().get().length() - 1).step())
         .isInstanceOfSatisfying(Kernel.class, k -> assertThat(k.name()).isEqualTo("ntt_msm"));
   }
+
+  private static Explorer.Options plain(long maxStates) {
+    return new Explorer.Options(maxStates, true, true, Optional.empty()).withSearch(false, 1, Long.MAX_VALUE);
+  }
+
+  @Test
+  void partialOrderReductionDecidesSingleLockAtSixteenWorkersInFewStates() {
+    Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 16);
+    Exploration e = Explorer.explore(new Model(d), "<test>", plain(1_000_000).withSearch(true, 2, Long.MAX_VALUE));
+    assertThat(e.findings()).isEmpty();
+    assertThat(e.exhaustive()).isTrue();
+    assertThat(e.reduced()).isTrue();
+    assertThat(e.states()).isLessThan(10_000);
+    Design six = d.withThreads("gpu_worker", 6);
+    Exploration without = Explorer.explore(new Model(six), "<test>", plain(1_000_000));
+    Exploration with = Explorer.explore(new Model(six), "<test>", plain(1_000_000).withSearch(true, 1, Long.MAX_VALUE));
+    assertThat(without.states()).isEqualTo(201_552);
+    assertThat(with.states() * 100).isLessThan(without.states());
+  }
+
+  @Test
+  void aFreeIsNotLocalSoTheReducedSearchStillFindsTheOom() {
+    Design d = TestDesigns.parse("design free\nvram 3GiB\nrole w x2 jobs 1\n  alloc b 2GiB\n  free b\n  cpu c\n");
+    Exploration e = Explorer.exploreReduced(new Model(d), "<test>", plain(1_000));
+    assertThat(kinds(e)).containsExactly(ViolationKind.OOM);
+  }
+
+  @Test
+  void intervalsOfTheOverlapQueryAreVisibleToTheReduction() {
+    Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 8);
+    Explorer.Options q = new Explorer.Options(1_000_000, true, false, Optional.of(new OverlapQuery("b_g2_msm", "ntt_msm")));
+    Exploration reduced = Explorer.exploreReduced(new Model(d), "<test>", q);
+    Exploration full = Explorer.explore(new Model(d), "<test>", q);
+    Exploration none = Explorer.explore(new Model(d), "<test>", q.withSearch(false, 1, Long.MAX_VALUE));
+    assertThat(reduced.witness()).isPresent();
+    assertThat(full.witness().orElseThrow().length()).isEqualTo(none.witness().orElseThrow().length());
+    assertThat(full.witness().orElseThrow().steps()).isEqualTo(none.witness().orElseThrow().steps());
+  }
+
+  @Test
+  void withAsynchronousAllocationsNoStepIsLocal() {
+    String body = "role w x3 jobs 2\n  cpu c\n  alloc b 1GiB%s\n  kernel k uses b\n  free b\n  cpu e\n";
+    Design pool = TestDesigns.parse("design pool\nvram 8GiB\n" + body.formatted(" async"));
+    Design heap = TestDesigns.parse("design heap\nvram 8GiB\n" + body.formatted(""));
+    assertThat(Explorer.explore(new Model(pool), "<test>", Explorer.Options.firstViolation(1_000_000)).reduced()).isFalse();
+    assertThat(Explorer.explore(new Model(heap), "<test>", Explorer.Options.firstViolation(1_000_000)).reduced()).isTrue();
+  }
+
+  @Test
+  void theMemoryLimitStopsTheSearchAndSaysWhich() {
+    Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 5);
+    Exploration all = Explorer.explore(new Model(d), "<test>", plain(1_000_000));
+    Exploration e = Explorer.explore(new Model(d), "<test>", plain(1_000_000).withSearch(false, 2, all.peakBytes() / 2));
+    assertThat(all.limitReached()).isFalse();
+    assertThat(e.limitReached()).isTrue();
+    assertThat(e.memoryLimit()).isTrue();
+    assertThat(e.findings()).isEmpty();
+    assertThat(e.states()).isLessThan(all.states());
+  }
+
+  @Test
+  void twoSearchThreadsFindTheSameCounterexample() {
+    System.setProperty(Explorer.PARALLEL_LEVEL_PROPERTY, "1");
+    try {
+      Design d = TestDesigns.shipped("two-lock").withThreads("gpu_worker", 4);
+      Exploration one = Explorer.explore(new Model(d), "<test>", plain(1_000_000));
+      Exploration two = Explorer.explore(new Model(d), "<test>", plain(1_000_000).withSearch(true, 2, Long.MAX_VALUE));
+      assertThat(two.states()).isEqualTo(one.states());
+      assertThat(two.transitions()).isEqualTo(one.transitions());
+      assertThat(two.findings()).isEqualTo(one.findings());
+    } finally {
+      System.clearProperty(Explorer.PARALLEL_LEVEL_PROPERTY);
+    }
+  }
 }
