@@ -226,4 +226,36 @@ class GroupsTest {
     assertThatThrownBy(() -> validate(SINGLE, recs, "group staged = 4GiB 4GiB\n"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("x.map:1:1: group staged: its parts add up to 8GiB");
   }
+
+  @Test
+  void inferWritesOneAllocAndOneFreePerGroupAndGetsTheOriginalsVerdict() throws Exception {
+    for (String f : List.of(TWO, SINGLE)) {
+      Design d = Runs.design(f);
+      Capture c = Runs.capture(ValidatorTest.renumber(SplitAllocs.split(Runs.records(d, Runs.run(d, SEED), true), STAGED_IN_3, 1)));
+      String text = Inferrer.infer(c, map(GROUP), java.util.Optional.empty());
+      System.out.println("[interlock] infer " + f + " with groups:\n" + text);
+      assertThat(text).contains("  alloc staged 12GiB  # run.capture:").contains(", group staged (x.map:1): 3 allocations, the last at run.capture:")
+          .contains("  free staged  # run.capture:").doesNotContain("4GiB");
+      Design inferred = dev.interlock.model.design.DesignParser.parse("inferred.design", text);
+      Validation v = Validator.validate(inferred, "inferred.design", text, c, map(GROUP));
+      assertThat(v).as(f).isInstanceOf(Validation.Conforms.class);
+      assertThat(InferrerTest.verdict(inferred)).as(f).isEqualTo(InferrerTest.verdict(d));
+      String plain = Inferrer.infer(c, Mapping.NONE, java.util.Optional.empty());
+      assertThat(plain.lines().filter(l -> l.matches("  alloc \\S+ 4GiB .*")).count()).as(f).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void inferRejectsAGroupCutByAnotherStep() {
+    List<CaptureEvent> recs = new ArrayList<>(splitSingleLock());
+    int first = indexOf(recs, 0, GroupsTest::part);
+    long tid = recs.get(first).tid();
+    int scratch = indexOf(recs, first, e -> e.tid() == tid && e instanceof CaptureEvent.Alloc a && a.bytes() == 2 * Sizes.GIB);
+    recs.add(first + 1, recs.remove(scratch));
+    List<CaptureEvent> renumbered = ValidatorTest.renumber(recs);
+    Capture c = Runs.capture(renumbered);
+    assertThatThrownBy(() -> Inferrer.infer(c, map(GROUP), java.util.Optional.empty()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("run.capture:" + renumbered.get(first + 1).line() + ":1: thread " + tid + ": this allocation cuts group staged after 1 of 3 parts");
+  }
 }
