@@ -30,7 +30,7 @@ final class InferCommand implements Callable<Integer> {
   @Option(names = "--force", description = "Let -o replace an existing file.")
   boolean force;
 
-  @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names and ignored allocations.")
+  @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, ignored allocations, allocation groups.")
   Path mapFile;
 
   @Option(names = "--vram", paramLabel = "SIZE", description = "The device's size (default: what the capture's first cuMemGetInfo saw free, plus what was live then).")

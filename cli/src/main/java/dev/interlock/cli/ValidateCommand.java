@@ -30,7 +30,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "CAPTURE", description = "The captured run.")
   Path captureFile;
 
-  @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, threads, ignored allocations, size tolerance.")
+  @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, threads, ignored allocations, allocation groups, size tolerance.")
   Path mapFile;
 
   @Option(names = "--html", paramLabel = "OUT.html", description = "Write the HTML view of the model transitions the run was checked as.")
@@ -54,6 +54,11 @@ final class ValidateCommand implements Callable<Integer> {
       throw new CliError("cannot read " + designFile + ": " + e.getMessage());
     }
     CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
+    try {
+      in.mapping().checkGroups(d);
+    } catch (dev.interlock.observe.CaptureFormatException e) {
+      throw new CliError(e.getMessage());
+    }
     Validator.Validated run = Validator.validateRun(d, designFile.toString(), text, in.capture(), in.mapping());
     Validation v = run.validation();
     PrintWriter out = spec.commandLine().getOut();

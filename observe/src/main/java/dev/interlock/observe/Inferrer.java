@@ -30,6 +30,9 @@ public final class Inferrer {
     final int line;
     Tok allocTok;
     String buffer;
+    /** For a mapping group's allocation: its parts still live, and what the comment adds to the capture line. */
+    int liveParts;
+    String note;
 
     Tok(String kind, String name, long bytes, boolean async, int line) {
       this.kind = kind;
@@ -42,7 +45,7 @@ public final class Inferrer {
 
     String key() {
       return switch (kind) {
-        case "alloc" -> "alloc " + bytes + (async ? " async" : "");
+        case "alloc" -> "alloc " + bytes + (async ? " async" : "") + (note == null ? "" : " group " + buffer);
         case "free" -> "free " + bytes;
         case "acquire", "release" -> kind + " " + name + " " + permits;
         default -> kind + (name == null ? "" : " " + name);
@@ -83,6 +86,9 @@ public final class Inferrer {
   private final Map<String, Long> semMax = new LinkedHashMap<>();
   private final Set<String> mutexes = new LinkedHashSet<>();
   private final Set<String> guards = new HashSet<>();
+  private final Map<Long, GroupParts> collecting = new HashMap<>();
+  private final Map<Long, Tok> freeingGroup = new HashMap<>();
+  private int line;
   private long liveBytes;
   private long vramSeen = -1;
 
@@ -184,6 +190,17 @@ public final class Inferrer {
   }
 
   private void add(long tid, Tok t) {
+    GroupParts parts = collecting.get(tid);
+    if (parts != null) {
+      throw new IllegalArgumentException(capture.source() + ":" + line + ":1: thread " + tid + ": this step cuts group "
+          + parts.group().buffer() + " after " + parts.progress(capture.source()) + ": the next part is " + parts.nextPart());
+    }
+    Tok freeing = freeingGroup.get(tid);
+    if (freeing != null) {
+      throw new IllegalArgumentException(capture.source() + ":" + line + ":1: thread " + tid + ": this step cuts the frees of group "
+          + freeing.buffer + " (allocated at " + capture.source() + ":" + freeing.line + ") with " + freeing.liveParts
+          + " parts still live");
+    }
     List<Tok> ts = tokens(tid);
     Deque<Frame> open = frames.get(tid);
     if (open != null) {
@@ -194,6 +211,7 @@ public final class Inferrer {
 
   private void observe(CaptureEvent e) {
     long tid = e.tid();
+    line = e.line();
     if (e instanceof CaptureEvent.MemInfo m && vramSeen < 0 && m.rc() == 0) {
       vramSeen = m.free() + liveBytes;
     } else if (e instanceof CaptureEvent.Acquire a && a.taken()) {
@@ -265,6 +283,9 @@ public final class Inferrer {
       if (open != null && !open.isEmpty()) {
         open.peek().launch = true;
       }
+    } else if (e instanceof CaptureEvent.Alloc a && (a.rc() == 0 || a.outOfMemory()) && !map.ignoredSizes().contains(a.bytes())
+        && groupPart(a)) {
+      return;
     } else if (e instanceof CaptureEvent.Alloc a && (a.rc() == 0 || a.outOfMemory()) && !map.ignoredSizes().contains(a.bytes())) {
       Tok t = new Tok("alloc", null, a.bytes(), a.async(), e.line());
       Deque<Frame> open = frames.get(tid);
@@ -279,6 +300,8 @@ public final class Inferrer {
         liveTok.put(a.ptr(), t);
         liveBytes += a.bytes();
       }
+    } else if (e instanceof CaptureEvent.Free f && livePtr.containsKey(f.ptr()) && liveTok.get(f.ptr()).note != null) {
+      freeGroupPart(f);
     } else if (e instanceof CaptureEvent.Free f && livePtr.containsKey(f.ptr())) {
       long[] at = livePtr.remove(f.ptr());
       liveBytes -= at[1];
@@ -294,6 +317,75 @@ public final class Inferrer {
     } else if (e instanceof CaptureEvent.Trim) {
       addIfKnown(tid, new Tok("trim", null, 0, false, e.line()));
     }
+  }
+
+  /**
+   * Takes an allocation that is a part of a mapping group (the first of a group whose first size it matches, in file
+   * order, or the next part of the thread's open group): true when it was one. The group's one alloc step is added at
+   * its last part, or at a part that ran out of memory.
+   */
+  private boolean groupPart(CaptureEvent.Alloc a) {
+    long tid = a.tid();
+    GroupParts open = collecting.remove(tid);
+    if (open == null) {
+      Mapping.Group g = map.groups().values().stream().filter(x -> map.sizeMatches(a.bytes(), x.parts().get(0))).findFirst().orElse(null);
+      if (g == null) {
+        return false;
+      }
+      open = new GroupParts(g, a.line(), a.async());
+    } else if (!open.next(map, a.bytes(), a.async())) {
+      throw new IllegalArgumentException(capture.source() + ":" + a.line() + ":1: thread " + tid + ": this allocation cuts group "
+          + open.group().buffer() + " after " + open.progress(capture.source()) + ": the next part is " + open.nextPart());
+    }
+    open.add(a.ptr(), a.bytes(), !a.outOfMemory());
+    if (!a.outOfMemory()) {
+      livePtr.put(a.ptr(), new long[] {tid, a.bytes()});
+      liveBytes += a.bytes();
+    }
+    if (!open.complete() && !a.outOfMemory()) {
+      collecting.put(tid, open);
+      return true;
+    }
+    Mapping.Group g = open.group();
+    if (!a.outOfMemory() && !map.sizeMatches(open.observed(), g.total())) {
+      throw new IllegalArgumentException(capture.source() + ":" + a.line() + ":1: thread " + tid + ": group " + g.buffer()
+          + "'s parts add up to " + Sizes.format(open.observed()) + ", which is not " + Sizes.format(g.total()) + " within the tolerance");
+    }
+    Tok t = new Tok("alloc", null, g.total(), a.async(), open.firstLine());
+    t.buffer = g.buffer();
+    t.note = "group " + g.buffer() + " (" + g.where() + "): " + open.seen() + " allocations, the last at " + capture.source() + ":"
+        + a.line();
+    t.liveParts = open.ptrs().size();
+    open.ptrs().forEach(p -> liveTok.put(p, t));
+    add(tid, t);
+    if (a.outOfMemory()) {
+      oomAt.putIfAbsent(tid, tokens(tid).size() - 1);
+    }
+    return true;
+  }
+
+  /** Frees a part of a mapping group: the group's one free step is added at the last part's free, by its thread. */
+  private void freeGroupPart(CaptureEvent.Free f) {
+    long tid = f.tid();
+    long[] at = livePtr.remove(f.ptr());
+    liveBytes -= at[1];
+    Tok alloc = liveTok.remove(f.ptr());
+    alloc.liveParts--;
+    if (at[0] != tid) {
+      return;
+    }
+    Tok open = freeingGroup.remove(tid);
+    if (open != null && open != alloc) {
+      throw new IllegalArgumentException(capture.source() + ":" + f.line() + ":1: thread " + tid + ": this free cuts the frees of group "
+          + open.buffer + " (allocated at " + capture.source() + ":" + open.line + ") with " + open.liveParts + " parts still live");
+    }
+    if (alloc.liveParts > 0) {
+      freeingGroup.put(tid, alloc);
+      return;
+    }
+    Tok t = new Tok("free", null, alloc.bytes, f.async(), f.line());
+    t.allocTok = alloc;
+    add(tid, t);
   }
 
   private void addIfKnown(long tid, Tok t) {
@@ -519,7 +611,8 @@ public final class Inferrer {
         default -> text = t.kind + (t.name == null ? "" : " " + t.name);
       }
       if (text != null) {
-        sb.append("  ").append(text).append("  # ").append(capture.source()).append(':').append(t.line).append('\n');
+        sb.append("  ").append(text).append("  # ").append(capture.source()).append(':').append(t.line)
+            .append(t.note == null || !t.kind.equals("alloc") ? "" : ", " + t.note).append('\n');
         close(open, text);
       }
     }

@@ -1,9 +1,16 @@
 package dev.interlock.observe;
 
+import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Names;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,7 +19,7 @@ import java.util.Set;
 
 /**
  * How a captured run's objects map onto a design's (docs/capture-format.md, "Mapping file"): object names, threads,
- * allocations to ignore and the size tolerance.
+ * allocations to ignore, allocations grouped into one design allocation, and the size tolerance.
  *
  * @param objects      capture object ({@code mutex@0x...}) or NVTX name, to design mutex or semaphore
  * @param threads      OS thread id to a role name or a model thread name ({@code role#i})
@@ -21,9 +28,10 @@ import java.util.Set;
  * @param percent      ... or within this percentage of the design size
  * @param ignoredThreads threads, by OS thread id or by their NVTX or pthread name, whose every record is left out
  *                     (a program's main thread that sets the device up: a VRAM ballast, warm-up allocations)
+ * @param groups       design buffer to the real allocations that together are its one {@code alloc} step
  */
 public record Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
-    double percent, Set<String> ignoredThreads) {
+    double percent, Set<String> ignoredThreads, Map<String, Group> groups) {
   /** No mapping: names from the capture, exact sizes. */
   public static final Mapping NONE = new Mapping(Map.of(), Map.of(), Set.of(), 0, 0);
 
@@ -33,13 +41,94 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     this(objects, threads, ignoredSizes, tolerance, percent, Set.of());
   }
 
+  /** A mapping without groups. */
+  public Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
+      double percent, Set<String> ignoredThreads) {
+    this(objects, threads, ignoredSizes, tolerance, percent, ignoredThreads, Map.of());
+  }
+
   public Mapping {
     objects = Map.copyOf(objects);
     threads = Map.copyOf(threads);
     ignoredSizes = Set.copyOf(ignoredSizes);
     ignoredThreads = Set.copyOf(ignoredThreads);
+    groups = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
     if (tolerance < 0 || percent < 0 || percent >= 100) {
       throw new IllegalArgumentException("tolerance must be >= 0 bytes and in [0, 100) percent");
+    }
+    groups.forEach((b, g) -> {
+      if (!g.buffer().equals(b)) {
+        throw new IllegalArgumentException("group " + g.buffer() + " filed under " + b);
+      }
+    });
+  }
+
+  /**
+   * A mapping file's {@code group BUFFER = SIZE SIZE ...}: the design's one {@code alloc BUFFER} is these real
+   * allocations, by one thread, in this order; its {@code free BUFFER} is their frees.
+   *
+   * @param buffer the design buffer
+   * @param parts  the real allocations' sizes, in the order the engine makes them
+   * @param source the mapping file, for messages
+   * @param line   the group's line in it
+   */
+  public record Group(String buffer, List<Long> parts, String source, int line) {
+    public Group {
+      Names.require("buffer", buffer);
+      parts = List.copyOf(parts);
+      if (parts.isEmpty() || parts.stream().anyMatch(p -> p < 1)) {
+        throw new IllegalArgumentException("group " + buffer + " needs one or more positive sizes, got " + parts);
+      }
+      java.util.Objects.requireNonNull(source, "source");
+    }
+
+    /** The sizes the parts add up to: what the design's step allocates. */
+    public long total() {
+      return parts.stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** {@code FILE:LINE} of the group line. */
+    public String where() {
+      return source + ":" + line;
+    }
+
+    /** The group as written, sizes in the project's syntax: {@code group staged = 4GiB 4GiB 4GiB}. */
+    public String text() {
+      return "group " + buffer + " = " + String.join(" ", parts.stream().map(Sizes::format).toList());
+    }
+  }
+
+  /** The group of design buffer {@code buffer}, if the mapping groups it. */
+  public java.util.Optional<Group> group(String buffer) {
+    return java.util.Optional.ofNullable(groups.get(buffer));
+  }
+
+  /**
+   * Checks the groups against the design they map onto: each names a buffer the design allocates, and its parts add
+   * up to every allocation of it, within the tolerance; else {@code FILE:LINE:1: message} at the group's line.
+   */
+  public void checkGroups(Design design) throws CaptureFormatException {
+    for (Group g : groups.values()) {
+      List<Alloc> allocs = new ArrayList<>();
+      List<Step> all = new ArrayList<>();
+      design.roles().forEach(r -> all.addAll(Steps.flatten(r.body())));
+      design.tasks().forEach(t -> all.addAll(Steps.flatten(t.body())));
+      for (Step s : all) {
+        if (s instanceof Alloc a && a.buffer().equals(g.buffer())) {
+          allocs.add(a);
+        }
+      }
+      if (allocs.isEmpty()) {
+        throw new CaptureFormatException(g.source(), g.line(), 1,
+            "group " + g.buffer() + ": design " + design.name() + " allocates no buffer '" + g.buffer() + "'");
+      }
+      for (Alloc a : allocs) {
+        if (!sizeMatches(g.total(), a.bytes())) {
+          throw new CaptureFormatException(g.source(), g.line(), 1, "group " + g.buffer() + ": its parts add up to "
+              + Sizes.format(g.total()) + ", but design " + design.name() + " has '" + a.text() + "'"
+              + (tolerance > 0 || percent > 0 ? " (beyond the tolerance)" : " (the default tolerance is exact)"));
+        }
+      }
     }
   }
 
@@ -92,6 +181,9 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     Map<Long, String> threads = new LinkedHashMap<>();
     Set<Long> ignored = new LinkedHashSet<>();
     Set<String> ignoredThreads = new LinkedHashSet<>();
+    Map<Long, Integer> ignoredAt = new HashMap<>();
+    Map<String, Group> groups = new LinkedHashMap<>();
+    Map<String, List<Integer>> partColumns = new HashMap<>();
     long tolerance = 0;
     double percent = 0;
     List<String> lines = List.of(text.split("\n", -1));
@@ -119,7 +211,34 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         if (w.length != 3 || !w[1].equals("alloc")) {
           throw new CaptureFormatException(source, line, col, "expected 'ignore alloc SIZE' or 'ignore thread TID|NAME'");
         }
-        ignored.add(size(source, line, col + l.indexOf(w[2]), w[2]));
+        long bytes = size(source, line, col + l.indexOf(w[2]), w[2]);
+        ignored.add(bytes);
+        ignoredAt.putIfAbsent(bytes, line);
+      } else if (w[0].equals("group")) {
+        if (w.length < 3 || !w[2].equals("=") || !Names.isIdentifier(w[1])) {
+          throw new CaptureFormatException(source, line, col, "expected 'group BUFFER = SIZE SIZE ...' (BUFFER a design buffer)");
+        }
+        if (w.length == 3) {
+          throw new CaptureFormatException(source, line, col + l.length(),
+              "group " + w[1] + " is empty: list the sizes of the real allocations that make up the design's alloc " + w[1]);
+        }
+        List<Long> parts = new ArrayList<>();
+        List<Integer> columns = new ArrayList<>();
+        int at = l.indexOf('=') + 1;
+        for (int k = 3; k < w.length; k++) {
+          at = l.indexOf(w[k], at);
+          columns.add(col + at);
+          long part = size(source, line, col + at, w[k]);
+          if (part < 1) {
+            throw new CaptureFormatException(source, line, col + at, "a part of group " + w[1] + " must be at least 1 byte, got '" + w[k] + "'");
+          }
+          parts.add(part);
+          at += w[k].length();
+        }
+        if (groups.put(w[1], new Group(w[1], parts, source, line)) != null) {
+          throw new CaptureFormatException(source, line, col, "buffer " + w[1] + " is grouped twice");
+        }
+        partColumns.put(w[1], columns);
       } else if (w[0].equals("tolerance")) {
         if (w.length != 2) {
           throw new CaptureFormatException(source, line, col, "expected 'tolerance SIZE' or 'tolerance N%'");
@@ -156,11 +275,20 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
       } else {
         throw new CaptureFormatException(source, line, col,
-            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE', 'ignore thread TID|NAME' or 'tolerance SIZE|N%', got '"
-                + l + "'");
+            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE', 'ignore thread TID|NAME', 'group BUFFER = SIZE ...'"
+                + " or 'tolerance SIZE|N%', got '" + l + "'");
       }
     }
-    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads);
+    for (Group g : groups.values()) {
+      for (int k = 0; k < g.parts().size(); k++) {
+        Integer at = ignoredAt.get(g.parts().get(k));
+        if (at != null) {
+          throw new CaptureFormatException(source, g.line(), partColumns.get(g.buffer()).get(k), "part "
+              + Sizes.format(g.parts().get(k)) + " of group " + g.buffer() + " is also ignored ('ignore alloc' on line " + at + ")");
+        }
+      }
+    }
+    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads, groups);
   }
 
   private static long size(String source, int line, int col, String text) throws CaptureFormatException {

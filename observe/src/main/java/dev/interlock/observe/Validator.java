@@ -64,8 +64,20 @@ public final class Validator {
   private final Map<Integer, Integer> pendingPermits = new HashMap<>();
   private int matched;
 
-  /** A live observed allocation: the design thread and buffer it stands for. */
-  private record Owner(int thread, String buffer) {}
+  private final Map<Integer, Allocating> allocating = new HashMap<>();
+  private final Map<Integer, Freeing> freeing = new HashMap<>();
+
+  /**
+   * A live observed allocation: the design thread and buffer it stands for, and for a part of a mapping group the live
+   * pointers of all its parts (one set, shared by them), else null.
+   */
+  private record Owner(int thread, String buffer, Set<Long> parts) {}
+
+  /** A thread's group whose parts are being allocated: the design's alloc step is taken at the last one. */
+  private record Allocating(GroupParts parts, Alloc step) {}
+
+  /** A thread's group whose parts are being freed: the design's free step is taken when {@code left} is empty. */
+  private record Freeing(Mapping.Group group, Free step, Set<Long> left, int firstLine) {}
 
   private Validator(Design design, String designSource, String designText, Capture capture, Mapping map) {
     this.original = design;
@@ -82,6 +94,12 @@ public final class Validator {
 
   /** As {@link #validate}, with the model trace of the transitions the validator took: what the views are drawn from. */
   public static Validated validateRun(Design design, String designSource, String designText, Capture capture, Mapping map) {
+    try {
+      map.checkGroups(design);
+    } catch (CaptureFormatException e) {
+      // the CLI checks first, for exit 2 (Mapping.checkGroups); a caller that did not gets the same message
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
     return new Validator(design, designSource, designText, CaptureSteps.of(map.withoutIgnoredThreads(capture)), map).run();
   }
 
@@ -276,8 +294,10 @@ public final class Validator {
     for (int r = 0; r < original.roles().size(); r++) {
       List<Step> steps = new ArrayList<>();
       for (Step s : Steps.flatten(original.roles().get(r).body())) {
-        // a semaphore step of N permits is N observed calls
-        int calls = s instanceof Acquire a ? a.permits() : s instanceof Release q ? q.permits() : 1;
+        // a semaphore step of N permits is N observed calls; a grouped buffer's alloc or free is one a part
+        int calls = s instanceof Acquire a ? a.permits() : s instanceof Release q ? q.permits()
+            : s instanceof Alloc d ? map.group(d.buffer()).map(g -> g.parts().size()).orElse(1)
+            : s instanceof Free f ? map.group(f.buffer()).map(g -> g.parts().size()).orElse(1) : 1;
         for (int i = 0; observableStatically(s) && i < calls; i++) {
           steps.add(s);
         }
@@ -362,9 +382,27 @@ public final class Validator {
       return s instanceof Interval i && intervalName(i).equals(p.name());
     }
     if (e instanceof CaptureEvent.Alloc a) {
-      return s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes());
+      return s instanceof Alloc d && partOf(a.bytes(), d);
     }
     return false;
+  }
+
+  /**
+   * Whether an observed allocation of {@code bytes} can begin design step {@code d}: it is d's size, or, for a grouped
+   * buffer, the group's first part (and, for a group of one part, d's size too, as the tolerance applies to the sum).
+   */
+  private boolean startsAllocation(long bytes, Alloc d) {
+    Optional<Mapping.Group> g = map.group(d.buffer());
+    if (g.isEmpty()) {
+      return map.sizeMatches(bytes, d.bytes());
+    }
+    return map.sizeMatches(bytes, g.get().parts().get(0)) && (g.get().parts().size() > 1 || map.sizeMatches(bytes, d.bytes()));
+  }
+
+  /** Whether an observed allocation of {@code bytes} can be design step {@code d} or, for a grouped buffer, one of its parts. */
+  private boolean partOf(long bytes, Alloc d) {
+    Optional<Mapping.Group> g = map.group(d.buffer());
+    return g.isEmpty() ? map.sizeMatches(bytes, d.bytes()) : g.get().parts().stream().anyMatch(p -> map.sizeMatches(bytes, p));
   }
 
   /** Applies one observed event; a verdict when the run ends here (diverges, or a real OOM), else null. */
@@ -383,24 +421,45 @@ public final class Validator {
     if (t == null) {
       return null;
     }
-    advance(t);
-    Optional<Step> next = model.nextStep(state, t);
     String who = "thread " + e.tid() + " (" + model.threadName(t) + "): " + describe(e, popped) + " at " + capture.source() + ":" + e.line();
-    if (next.isEmpty()) {
-      return diverge(e, who + "; the design's " + model.threadName(t) + " has finished all its jobs");
-    }
-    Step step = next.get();
-    if (!observable(t, step)) {
-      return diverge(e, who + "; the design's " + model.threadName(t) + " is stuck at '" + step.text() + "' (" + where(t, step)
-          + "), which the capture does not show: " + whyBlocked(t, step));
-    }
-    Optional<Phase> phase = model.nextPhase(state, t);
-    if (!matches(e, popped, t, step, phase)) {
-      return diverge(e, who + "; " + mismatch(e, t, step));
-    }
-    if (countsTowardPermits(e, t, step)) {
-      matched++;
-      return null;
+    Step step;
+    if (allocating.containsKey(t) || freeing.containsKey(t)) {
+      Validation cut = groupCut(e, t, who);
+      if (cut != null) {
+        return cut;
+      }
+      String part = allocating.containsKey(t) ? "part " + (allocating.get(t).parts().seen() + 1) + " of group "
+          + allocating.get(t).step().buffer() : "the last part of group " + freeing.get(t).group().buffer();
+      Optional<Step> whole = takePart(e, t);
+      if (whole.isEmpty()) {
+        matched++;
+        return null;
+      }
+      step = whole.get();
+      who += " (" + part + ")";
+    } else {
+      advance(t);
+      Optional<Step> next = model.nextStep(state, t);
+      if (next.isEmpty()) {
+        return diverge(e, who + "; the design's " + model.threadName(t) + " has finished all its jobs");
+      }
+      step = next.get();
+      if (!observable(t, step)) {
+        return diverge(e, who + "; the design's " + model.threadName(t) + " is stuck at '" + step.text() + "' (" + where(t, step)
+            + "), which the capture does not show: " + whyBlocked(t, step));
+      }
+      Optional<Phase> phase = model.nextPhase(state, t);
+      if (!matches(e, popped, t, step, phase)) {
+        return diverge(e, who + "; " + mismatch(e, t, step));
+      }
+      if (countsTowardPermits(e, t, step)) {
+        matched++;
+        return null;
+      }
+      if (startsGroup(e, t, step)) {
+        matched++;
+        return null;
+      }
     }
     long[] out = new long[model.width()];
     int code = model.step(state, t, out);
@@ -494,7 +553,7 @@ public final class Validator {
       return s instanceof Interval i && intervalName(i).equals(popped) && phase.orElse(null) == Phase.END;
     }
     if (e instanceof CaptureEvent.Alloc a) {
-      return s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes()) && d.async() == a.async();
+      return s instanceof Alloc d && startsAllocation(a.bytes(), d) && d.async() == a.async();
     }
     if (e instanceof CaptureEvent.Free f) {
       Owner o = live.get(f.ptr());
@@ -538,11 +597,103 @@ public final class Validator {
   }
 
   private void track(CaptureEvent e, int t, Step s) {
-    if (e instanceof CaptureEvent.Alloc a && s instanceof Alloc d) {
-      live.put(a.ptr(), new Owner(t, d.buffer()));
+    if (e instanceof CaptureEvent.Alloc a && s instanceof Alloc d && map.group(d.buffer()).isEmpty()) {
+      live.put(a.ptr(), new Owner(t, d.buffer(), null));
     } else if (e instanceof CaptureEvent.Free f) {
       live.remove(f.ptr());
     }
+  }
+
+  /**
+   * Starts a mapping group at its first part: an allocation of a grouped buffer (the model's step waits for the last
+   * part), or the free of one part of a group with more parts live (the step waits for the last free). False when the
+   * event is the whole step: a group of one part, or a part that ran out of memory.
+   */
+  private boolean startsGroup(CaptureEvent e, int t, Step step) {
+    if (e instanceof CaptureEvent.Alloc a && step instanceof Alloc d && !a.outOfMemory()) {
+      Optional<Mapping.Group> g = map.group(d.buffer());
+      if (g.isEmpty()) {
+        return false;
+      }
+      GroupParts parts = new GroupParts(g.get(), e.line(), d.async());
+      parts.add(a.ptr(), a.bytes(), true);
+      live.put(a.ptr(), new Owner(t, d.buffer(), parts.ptrs()));
+      if (parts.complete()) {
+        return false;
+      }
+      allocating.put(t, new Allocating(parts, d));
+      return true;
+    }
+    if (e instanceof CaptureEvent.Free f && step instanceof Free d) {
+      Owner o = live.get(f.ptr());
+      if (o.parts() == null || o.parts().size() < 2) {
+        return false;
+      }
+      o.parts().remove(f.ptr());
+      live.remove(f.ptr());
+      freeing.put(t, new Freeing(map.group(d.buffer()).orElseThrow(), d, o.parts(), e.line()));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Thread t's event while one of its groups is incomplete: null when it is the group's next part (for the last one, its
+   * parts add up to the design's size within the tolerance), else a divergence that names the group: any other event
+   * the design mentions.
+   */
+  private Validation groupCut(CaptureEvent e, int t, String who) {
+    Allocating open = allocating.get(t);
+    if (open != null) {
+      GroupParts parts = open.parts();
+      Alloc d = open.step();
+      if (!(e instanceof CaptureEvent.Alloc a && parts.next(map, a.bytes(), a.async()))) {
+        return diverge(e, who + "; group " + d.buffer() + " is incomplete: " + parts.progress(capture.source()) + ", and its next part is "
+            + parts.nextPart() + "; the design takes '" + d.text() + "' ("
+            + where(t, d) + ") when all " + parts.group().parts().size()
+            + " parts are allocated, by one thread, with no step of the design between them");
+      }
+      if (parts.last() && !a.outOfMemory() && !map.sizeMatches(parts.observed() + a.bytes(), d.bytes())) {
+        return diverge(e, who + "; group " + d.buffer() + "'s parts add up to " + Sizes.format(parts.observed() + a.bytes())
+            + ", which is not '" + d.text() + "' (" + where(t, d) + ") within the tolerance");
+      }
+      return null;
+    }
+    Freeing f = freeing.get(t);
+    if (!(e instanceof CaptureEvent.Free x && live.get(x.ptr()).parts() == f.left())) {
+      return diverge(e, who + "; group " + f.group().buffer() + " is partly freed: " + (f.group().parts().size() - f.left().size())
+          + " of " + f.group().parts().size() + " parts (from " + capture.source() + ":" + f.firstLine() + ") of '" + f.group().text()
+          + "' (" + f.group().where() + "); the design takes '" + f.step().text() + "' (" + where(t, f.step())
+          + ") when the last part is freed, with no step of the design between them");
+    }
+    return null;
+  }
+
+  /** Takes the part {@code e} of thread t's open group: the design step when the group is now whole (or a part ran out of memory). */
+  private Optional<Step> takePart(CaptureEvent e, int t) {
+    Allocating open = allocating.get(t);
+    if (open != null) {
+      CaptureEvent.Alloc a = (CaptureEvent.Alloc) e;
+      open.parts().add(a.ptr(), a.bytes(), !a.outOfMemory());
+      if (!a.outOfMemory()) {
+        live.put(a.ptr(), new Owner(t, open.step().buffer(), open.parts().ptrs()));
+      }
+      if (open.parts().complete() || a.outOfMemory()) {
+        allocating.remove(t);
+        return Optional.of(open.step());
+      }
+      return Optional.empty();
+    }
+    Freeing f = freeing.get(t);
+    CaptureEvent.Free x = (CaptureEvent.Free) e;
+    f.left().remove(x.ptr());
+    if (f.left().isEmpty()) {
+      // the last part: track() forgets its pointer when the model has taken the free
+      freeing.remove(t);
+      return Optional.of(f.step());
+    }
+    live.remove(x.ptr());
+    return Optional.empty();
   }
 
   /** Takes thread t's steps that the capture cannot show, as long as the model lets it move. */
@@ -589,7 +740,7 @@ public final class Validator {
           held.add(l.mutex());
         } else if (s instanceof Unlock u) {
           held.remove(u.mutex());
-        } else if (s instanceof Alloc d && map.sizeMatches(a.bytes(), d.bytes())) {
+        } else if (s instanceof Alloc d && partOf(a.bytes(), d)) {
           ThreadView v = model.view(state, t);
           List<String> missing = held.stream().filter(m -> !v.mutexes().contains(m)).toList();
           if (!missing.isEmpty()) {
@@ -600,11 +751,17 @@ public final class Validator {
             return (a.async() ? "an async" : "a plain") + " allocation, but the design's '" + d.text() + "' ("
                 + lines.position(role, d) + ") is " + (d.async() ? "async" : "plain") + "; " + expected;
           }
+          Optional<Mapping.Group> g = map.group(d.buffer());
+          if (g.isPresent() && next instanceof Alloc n && n.buffer().equals(d.buffer())) {
+            return "group " + d.buffer() + " (" + g.get().where() + ") begins with a " + Sizes.format(g.get().parts().get(0))
+                + " allocation; " + expected;
+          }
           return expected;
         }
       }
       return "the design allocates no buffer of " + Sizes.format(Math.max(1, a.bytes()))
-          + " (add 'ignore alloc " + a.bytes() + "' to the mapping file if it is not part of the design); " + expected;
+          + " (add 'ignore alloc " + a.bytes() + "' to the mapping file if it is not part of the design, or list it in a"
+          + " 'group BUFFER = SIZE ...' line if it is one of several allocations that make up a design allocation); " + expected;
     }
     return expected;
   }

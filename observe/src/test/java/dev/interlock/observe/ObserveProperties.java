@@ -9,7 +9,15 @@ import dev.interlock.model.trace.Outcome;
 import dev.interlock.properties.engine.Config;
 import dev.interlock.properties.engine.PropertyRunner;
 import dev.interlock.properties.model.DesignGen;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Steps;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** Random designs run on the engine and written as captures conform to their design; their inferred designs parse. */
@@ -39,6 +47,70 @@ class ObserveProperties {
       }
       return true;
     }, Config.defaults("observe-conform").withTries(40));
+  }
+
+  @Test
+  void engineRunsWithAllocationsInPartsConformWithTheirGroupsAndDivergeWithout() {
+    java.util.concurrent.atomic.AtomicInteger splitRuns = new java.util.concurrent.atomic.AtomicInteger();
+    PropertyRunner.assertHolds("engine runs with allocations in parts conform with groups, diverge without", DesignGen.designs(), d -> {
+      Optional<Capture> c = captured(d, 1);
+      if (c.isEmpty()) {
+        return true;
+      }
+      String text = DesignPrinter.print(d);
+      Validation plainV = Validator.validate(d, "random.design", text, c.get(), Mapping.NONE);
+      if (!(plainV instanceof Validation.Conforms p)) {
+        // engineRunsOfRandomDesignsConform owns that property (the same run, seed 1); this one is about groups
+        return true;
+      }
+      // a buffer is split when it has one size in the whole design, which no other buffer has: then a size says which
+      // buffer an allocation is; into 2 to 4 parts, fixed by the buffer's name so that the design's seed reproduces it
+      Map<String, Set<Long>> sizes = new TreeMap<>();
+      d.roles().forEach(r -> Steps.flatten(r.body()).forEach(s -> {
+        if (s instanceof Alloc a) {
+          sizes.computeIfAbsent(a.buffer(), k -> new TreeSet<>()).add(a.bytes());
+        }
+      }));
+      Map<String, List<Long>> groups = new TreeMap<>();
+      Map<Long, List<Long>> bySize = new HashMap<>();
+      sizes.forEach((b, ss) -> {
+        long bytes = ss.iterator().next();
+        int k = 2 + Math.floorMod(b.hashCode(), 3);
+        boolean unique = ss.size() == 1 && sizes.values().stream().filter(o -> o.contains(bytes)).count() == 1;
+        if (unique && bytes >= k) {
+          groups.put(b, SplitAllocs.parts(bytes, k));
+          bySize.put(bytes, SplitAllocs.parts(bytes, k));
+        }
+      });
+      List<CaptureEvent> plain = c.get().events();
+      List<CaptureEvent> split = ValidatorTest.renumber(SplitAllocs.split(plain, bySize, 1));
+      String mapping = SplitAllocs.groupLines(groups);
+      Mapping map;
+      try {
+        map = Mapping.parse("groups.map", mapping);
+      } catch (CaptureFormatException e) {
+        throw new AssertionError(e.getMessage() + "\n" + mapping, e);
+      }
+      Validation with = Validator.validate(d, "random.design", text, Runs.capture(split), map);
+      String shown = "\n" + text + "--- mapping\n" + mapping + "--- capture\n" + CaptureWriter.text(split);
+      if (!(with instanceof Validation.Conforms w)) {
+        throw new AssertionError("with groups: " + with.summary() + " (without splitting: " + plainV.summary() + ")" + shown);
+      }
+      if ((p.oomLine() > 0) != (w.oomLine() > 0)) {
+        throw new AssertionError("the split run's OOM differs: " + w.summary() + " (without splitting: " + p.summary() + ")" + shown);
+      }
+      Optional<CaptureEvent> firstPart = split.stream().filter(e -> e instanceof CaptureEvent.Alloc a
+          && bySize.values().stream().anyMatch(ps -> ps.contains(a.bytes())) && !bySize.containsKey(a.bytes())).findFirst();
+      if (firstPart.isPresent()) {
+        splitRuns.incrementAndGet();
+        Validation without = Validator.validate(d, "random.design", text, Runs.capture(split), Mapping.NONE);
+        if (!(without instanceof Validation.Diverges v) || v.line() != firstPart.get().line()) {
+          throw new AssertionError("without groups, expected a divergence at line " + firstPart.get().line() + ": " + without.summary() + shown);
+        }
+      }
+      return true;
+    }, Config.defaults("observe-groups").withTries(40));
+    System.out.println("[interlock] observe-groups: " + splitRuns.get() + " runs had allocations in parts");
   }
 
   @Test
