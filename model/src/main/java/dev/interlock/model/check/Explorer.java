@@ -66,20 +66,27 @@ public final class Explorer {
   private final Model model;
   private final String source;
   private final Options options;
+  private final SearchListener listener;
   private final List<Candidate> pending = new ArrayList<>();
   private final Map<ViolationKind, Candidate> best = new EnumMap<>(ViolationKind.class);
   private long order;
   private Candidate first;
 
-  private Explorer(Model model, String source, Options options) {
+  private Explorer(Model model, String source, Options options, SearchListener listener) {
     this.model = model;
     this.source = source;
     this.options = options;
+    this.listener = Objects.requireNonNull(listener, "listener");
   }
 
   /** Explores the state space of {@code model}; {@code source} names the design file in traces. */
   public static Exploration explore(Model model, String source, Options options) {
-    return new Explorer(model, source, options).run();
+    return explore(model, source, options, SearchListener.NONE);
+  }
+
+  /** As {@link #explore(Model, String, Options)}, telling {@code listener} how far the search is. */
+  public static Exploration explore(Model model, String source, Options options, SearchListener listener) {
+    return new Explorer(model, source, options, listener).run();
   }
 
   private Exploration run() {
@@ -107,6 +114,7 @@ public final class Explorer {
     boolean stoppedEarly = false;
     int depth = 0;
     int levelEnd = 1;
+    listener.progress(depth, store.size(), transitions, store.size());
     search:
     for (int cur = 0; cur < store.size(); cur++) {
       if (cur == levelEnd) {
@@ -117,6 +125,9 @@ public final class Explorer {
         }
         depth++;
         levelEnd = store.size();
+        listener.progress(depth, store.size(), transitions, store.size() - cur);
+      } else if (cur % SearchListener.EVERY == 0) {
+        listener.progress(depth, store.size(), transitions, store.size() - cur);
       }
       store.load(cur, s);
       boolean moved = false;
