@@ -120,6 +120,9 @@ final class CheckCommand implements Callable<Integer> {
     if (allViolations && random != null) {
       throw new CliError("--all-violations needs the exhaustive search; leave out --random");
     }
+    if (randomThreads != null && random == null) {
+      throw new CliError("--random-threads needs --random N");
+    }
     if (!(progressInterval > 0)) {
       throw new CliError("--progress-interval must be positive, got " + progressInterval);
     }
@@ -283,8 +286,8 @@ final class CheckCommand implements Callable<Integer> {
       } else {
         out.printf(Locale.ROOT, "          no violation in %d random schedules; not a proof: run without --random for that%n", rr.schedules());
       }
-      out.printf(Locale.ROOT, "search    %d transitions, %.3f s, %.0f schedules/s (%d schedules run on %d threads)%n",
-          rr.transitions(), rr.seconds(), rr.schedulesPerSecond(), rr.run(), rr.threads());
+      out.printf(Locale.ROOT, "search    %d transitions, %.3f s, %.0f schedules/s (%d schedules run on %d thread%s)%n",
+          rr.transitions(), rr.seconds(), rr.schedulesPerSecond(), rr.run(), rr.threads(), rr.threads() == 1 ? "" : "s");
       shrunk.ifPresentOrElse(x -> shrunkText(out, x, shrinkSeconds), () -> rr.violating().ifPresent(t -> {
         out.printf(Locale.ROOT, "%nviolating schedule (%d transitions, seed %d):%n", t.length(), t.seed().orElseThrow());
         out.print(TraceFormat.print(t));

@@ -145,4 +145,17 @@ class CheckProgressTest {
     withoutJson.remove("seconds");
     assertThat(withoutJson).isEqualTo(withJson);
   }
+
+  @Test
+  void badProgressAndRandomThreadOptionsAreInputErrors() {
+    for (String[] bad : List.of(
+        new String[] {"--progress-interval", "0"},
+        new String[] {"--random", "5", "--random-threads", "0"},
+        new String[] {"--random-threads", "2"})) {
+      CliTest.Run r = run(CliTest.concat(new String[] {"check", design("single-lock")}, bad));
+      assertThat(r.status()).as(r.describe()).isEqualTo(2);
+      assertThat(r.out()).isEmpty();
+      assertThat(r.errLines()).as(r.describe()).hasSize(1).allMatch(l -> l.startsWith("interlock: --"));
+    }
+  }
 }

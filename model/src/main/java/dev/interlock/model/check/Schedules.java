@@ -6,10 +6,8 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceRecorder;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -31,12 +29,22 @@ public final class Schedules {
    * so a chooser that picks it finds the violation.
    */
   public static Trace run(Model model, String source, Optional<Long> seed, Chooser chooser) {
+    TraceRecorder rec = new TraceRecorder(model);
+    End end = walk(model, chooser, rec);
+    return rec.finish(source, seed, end.violation() == null ? new Outcome.Completed() : new Outcome.Violated(end.violation()));
+  }
+
+  /** How a schedule ended: its transitions, and its violation (null when every thread finished). */
+  private record End(int length, Violation violation) {}
+
+  /** Runs one schedule; records its transitions when {@code rec} is not null (random schedules skip that, for speed). */
+  private static End walk(Model model, Chooser chooser, TraceRecorder rec) {
     int n = model.threads();
     long[] s = model.initial();
     long[][] outs = new long[n][s.length];
     int[] codes = new int[n];
     int[] movable = new int[n];
-    TraceRecorder rec = new TraceRecorder(model);
+    int length = 0;
     while (true) {
       int count = 0;
       boolean unfinished = false;
@@ -50,22 +58,25 @@ public final class Schedules {
         }
       }
       if (!unfinished) {
-        return rec.finish(source, seed, new Outcome.Completed());
+        return new End(length, null);
       }
       if (count == 0) {
-        return rec.finish(source, seed, new Outcome.Violated(new Violation(ViolationKind.DEADLOCK, model.explainDeadlock(s))));
+        return new End(length, new Violation(ViolationKind.DEADLOCK, model.explainDeadlock(s)));
       }
       int pick = chooser.choose(count);
       if (pick < 0 || pick >= count) {
         throw new IllegalArgumentException("chooser returned " + pick + " for " + count + " choices");
       }
       int t = movable[pick];
-      rec.record(s, t, outs[t]);
+      if (rec != null) {
+        rec.record(s, t, outs[t]);
+      }
+      length++;
       ViolationKind v = Model.violation(codes[t]);
       if (v != null) {
-        return rec.finish(source, seed, new Outcome.Violated(new Violation(v, model.explain(s, t, v))));
+        return new End(length, new Violation(v, model.explain(s, t, v)));
       }
-      s = outs[t].clone();
+      System.arraycopy(outs[t], 0, s, 0, s.length);
     }
   }
 
@@ -88,7 +99,7 @@ public final class Schedules {
       throw new IllegalArgumentException("need at least 1 schedule and 1 thread, got " + count + " and " + threads);
     }
     long start = System.nanoTime();
-    RandomRun run = new RandomRun(model, source, seed, count, listener);
+    RandomRun run = new RandomRun(model, seed, count, listener);
     if (threads == 1) {
       run.work();
     } else {
@@ -105,7 +116,10 @@ public final class Schedules {
     run.rethrow();
     double seconds = (System.nanoTime() - start) / 1e9;
     int first = run.firstViolating.get();
-    Optional<Trace> violating = first < count ? Optional.of(run.violations.get(first)) : Optional.empty();
+    // the schedules ran unrecorded; the one reported runs again, recorded, from its own seed: the same choices
+    Optional<Trace> violating = first < count
+        ? Optional.of(run(model, source, Optional.of(seed + first), new SplittableRandom(seed + first)::nextInt))
+        : Optional.empty();
     int schedules = first < count ? first + 1 : count;
     return new RandomResult(seed, schedules, violating, run.transitions.sum(), run.run.sum(), threads, seconds);
   }
@@ -128,20 +142,17 @@ public final class Schedules {
   /** Random schedules shared by the threads that run them: the next index to take, and the smallest violating one. */
   private static final class RandomRun {
     private final Model model;
-    private final String source;
     private final long seed;
     private final int count;
     private final SearchListener listener;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger firstViolating;
-    private final Map<Integer, Trace> violations = new ConcurrentHashMap<>();
     private final LongAdder run = new LongAdder();
     private final LongAdder transitions = new LongAdder();
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
-    RandomRun(Model model, String source, long seed, int count, SearchListener listener) {
+    RandomRun(Model model, long seed, int count, SearchListener listener) {
       this.model = model;
-      this.source = source;
       this.seed = seed;
       this.count = count;
       this.listener = listener;
@@ -152,12 +163,10 @@ public final class Schedules {
       try {
         int mine = 0;
         for (int i = next.getAndIncrement(); i < count && i < firstViolating.get(); i = next.getAndIncrement()) {
-          SplittableRandom rnd = new SplittableRandom(seed + i);
-          Trace t = Schedules.run(model, source, Optional.of(seed + i), rnd::nextInt);
-          transitions.add(t.length());
+          End end = walk(model, new SplittableRandom(seed + i)::nextInt, null);
+          transitions.add(end.length());
           run.increment();
-          if (t.outcome() instanceof Outcome.Violated) {
-            violations.put(i, t);
+          if (end.violation() != null) {
             firstViolating.accumulateAndGet(i, Math::min);
           }
           if (++mine % 64 == 0) {
