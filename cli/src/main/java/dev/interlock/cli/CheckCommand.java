@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -100,6 +101,26 @@ final class CheckCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON object instead of text.")
   boolean json;
 
+  @Option(names = "--random-threads", paramLabel = "T",
+      description = "With --random: run the schedules on T threads (default: the available processors); the result does not depend on T.")
+  Integer randomThreads;
+
+  @Option(names = "--progress", negatable = true,
+      description = "Print a progress line on stderr every --progress-interval seconds once the check has run 2 s (default: when there is a console).")
+  Boolean progress;
+
+  @Option(names = "--progress-interval", paramLabel = "S", description = "Seconds between progress lines (default: ${DEFAULT-VALUE}).")
+  double progressInterval = 5;
+
+  /** The exit status of an interrupted check: 128 + SIGINT, what the JVM exits with on Ctrl-C. */
+  static final int INTERRUPTED = 130;
+
+  /** A finished search's report: writes its files and prints it, and returns the exit status. */
+  @FunctionalInterface
+  private interface Report {
+    int print();
+  }
+
   @Override
   public Integer call() {
     Design d = design.load(file);
@@ -109,6 +130,12 @@ final class CheckCommand implements Callable<Integer> {
     }
     if (allViolations && random != null) {
       throw new CliError("--all-violations needs the exhaustive search; leave out --random");
+    }
+    if (randomThreads != null && random == null) {
+      throw new CliError("--random-threads needs --random N");
+    }
+    if (!(progressInterval > 0)) {
+      throw new CliError("--progress-interval must be positive, got " + progressInterval);
     }
     TraceFiles.checkWritable(traceOut, force); // before the search, which may take minutes
     TraceFiles.checkWritable(html, force);
@@ -130,14 +157,68 @@ final class CheckCommand implements Callable<Integer> {
       }
       opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1), overlapSameWorker));
     }
-    CheckReport r;
-    try {
-      r = Checker.check(d, source, opts);
-    } catch (OutOfMemoryError e) {
-      throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");
-    } catch (IllegalArgumentException e) {
-      throw new CliError(file + ": " + e.getMessage());
+    Checker.Options checkerOptions = opts;
+    return monitored(status -> {
+      CheckReport r;
+      try {
+        r = Checker.check(d, source, checkerOptions, status);
+      } catch (OutOfMemoryError e) {
+        throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");
+      } catch (IllegalArgumentException e) {
+        throw new CliError(file + ": " + e.getMessage());
+      }
+      return () -> report(r, d);
+    });
+  }
+
+  /**
+   * Runs {@code search} with progress lines when asked for (or on a console) and an {@link Interruption} hook, then
+   * prints its report unless the check was interrupted.
+   */
+  private int monitored(Function<SearchStatus, Report> search) {
+    SearchStatus status = new SearchStatus();
+    PrintWriter err = spec.commandLine().getErr();
+    boolean show = progress != null ? progress : System.console() != null;
+    ProgressPrinter printer = show ? ProgressPrinter.start(status, err, progressInterval) : ProgressPrinter.none();
+    try (Interruption interruption = new Interruption(() -> {
+      printer.close();
+      interrupted(status);
+    })) {
+      Report report;
+      try {
+        report = search.apply(status);
+      } finally {
+        printer.close();
+      }
+      if (!interruption.report()) {
+        return INTERRUPTED;
+      }
+      try {
+        int exit = report.print();
+        interruption.done(exit);
+        return exit;
+      } catch (RuntimeException e) {
+        interruption.done(2);
+        throw e;
+      }
     }
+  }
+
+  /** The statistics of an interrupted check: a JSON object on stdout under --json, else a line on stderr. */
+  private void interrupted(SearchStatus status) {
+    if (json) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(Json.write(status.statisticsJson()));
+      out.flush();
+    } else {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("interlock: " + status.statisticsLine());
+      err.flush();
+    }
+  }
+
+  /** Writes the exhaustive check's trace files and prints its report; returns the exit status. */
+  private int report(CheckReport r, Design d) {
     Optional<Trace> toWrite = r.counterexample().or(() -> r.overlap().flatMap(OverlapAnswer::witness));
     if (traceOut != null && toWrite.isPresent()) {
       TraceFiles.write(toWrite.get(), traceOut, force);
@@ -180,11 +261,23 @@ final class CheckCommand implements Callable<Integer> {
     if (overlap != null) {
       throw new CliError("--overlap needs the exhaustive search; leave out --random");
     }
+    int threads = randomThreads != null ? randomThreads : Runtime.getRuntime().availableProcessors();
+    if (threads < 1) {
+      throw new CliError("--random-threads must be positive, got " + threads);
+    }
     long s = seed != null ? seed : System.currentTimeMillis();
-    Schedules.RandomResult rr = Schedules.random(new Model(d), source, s, random);
-    long shrinkStart = System.nanoTime();
-    Optional<ShrunkSchedule> shrunk = noShrink ? Optional.empty() : rr.violating().map(t -> new ScheduleShrinker().shrink(d, t));
-    double shrinkSeconds = (System.nanoTime() - shrinkStart) / 1e9;
+    return monitored(status -> {
+      Schedules.RandomResult rr = Schedules.random(new Model(d), source, s, random, threads, status);
+      long shrinkStart = System.nanoTime();
+      Optional<ShrunkSchedule> shrunk = noShrink ? Optional.empty() : rr.violating().map(t -> new ScheduleShrinker().shrink(d, t));
+      double shrinkSeconds = (System.nanoTime() - shrinkStart) / 1e9;
+      return () -> randomReport(d, source, s, rr, shrunk, shrinkSeconds);
+    });
+  }
+
+  /** Writes the random check's trace files and prints its report; returns the exit status. */
+  private int randomReport(Design d, String source, long s, Schedules.RandomResult rr, Optional<ShrunkSchedule> shrunk,
+      double shrinkSeconds) {
     Optional<Trace> shown = shrunk.map(ShrunkSchedule::shrunk).or(rr::violating);
     Verdict v = shown.map(t -> (Verdict) new Verdict.Unsafe(((Outcome.Violated) t.outcome()).violation()))
         .orElse(new Verdict.NoneFound(rr.schedules()));
@@ -204,6 +297,9 @@ final class CheckCommand implements Callable<Integer> {
       m.putNull("overlap");
       m.put("seed", s);
       m.put("schedules", rr.schedules());
+      m.put("schedules_run", rr.run());
+      m.put("schedules_per_second", Math.round(rr.schedulesPerSecond()));
+      m.put("random_threads", rr.threads());
       m.put("message", message(v));
       m.put("length", shown.map(Trace::length).orElse(0));
       m.put("original_length", rr.violating().map(Trace::length).orElse(0));
@@ -222,7 +318,8 @@ final class CheckCommand implements Callable<Integer> {
       } else {
         out.printf(Locale.ROOT, "          no violation in %d random schedules; not a proof: run without --random for that%n", rr.schedules());
       }
-      out.printf(Locale.ROOT, "search    %d transitions, %.3f s%n", rr.transitions(), rr.seconds());
+      out.printf(Locale.ROOT, "search    %d transitions, %.3f s, %.0f schedules/s (%d schedules run on %d thread%s)%n",
+          rr.transitions(), rr.seconds(), rr.schedulesPerSecond(), rr.run(), rr.threads(), rr.threads() == 1 ? "" : "s");
       shrunk.ifPresentOrElse(x -> shrunkText(out, x, shrinkSeconds), () -> rr.violating().ifPresent(t -> {
         out.printf(Locale.ROOT, "%nviolating schedule (%d transitions, seed %d):%n", t.length(), t.seed().orElseThrow());
         out.print(TraceFormat.print(t));

@@ -13,6 +13,7 @@ import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Replayer;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -98,5 +99,36 @@ class CheckRandomShrinkTest {
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m).containsEntry("length", 0L).containsEntry("original_length", 0L).containsEntry("shrink_attempts", 0L)
         .containsEntry("original_threads", m.get("threads"));
+  }
+
+  @Test
+  void oneAndTwoThreadsReportTheSameViolatingScheduleAndTheSameShrunkTrace() throws Exception {
+    String rare = tmp.resolve("rare.design").toString();
+    Files.writeString(Path.of(rare), """
+        design rare
+        vram 16GiB
+        role w x3 jobs 1
+          cpu a
+          cpu b
+          cpu c
+          alloc buf 6GiB
+          free buf
+          cpu d
+        """);
+    int later = 0;
+    for (int seed = 1000; seed <= 10_000; seed += 1000) {
+      Map<String, Object> one = json("check", rare, "--random", "2000", "--seed", "" + seed, "--random-threads", "1", "--json");
+      Map<String, Object> two = json("check", rare, "--random", "2000", "--seed", "" + seed, "--random-threads", "2", "--json");
+      assertThat(one.get("random_threads")).isEqualTo(1L);
+      assertThat(two.get("random_threads")).isEqualTo(2L);
+      later += (Long) one.get("schedules") > 4 ? 1 : 0;
+      for (String key : List.of("verdict", "schedules", "threads", "length", "original_length", "original_threads", "trace")) {
+        assertThat(two.get(key)).as("seed %d: %s", seed, key).isEqualTo(one.get(key));
+      }
+      assertThat((Long) two.get("schedules_run")).isGreaterThanOrEqualTo((Long) two.get("schedules"));
+      assertThat((Long) one.get("schedules_run")).isEqualTo(one.get("schedules"));
+      assertThat((Long) two.get("schedules_per_second")).isPositive();
+    }
+    assertThat(later).as("seeds whose first violation is past schedule 4, where the threads' order could matter").isGreaterThan(3);
   }
 }

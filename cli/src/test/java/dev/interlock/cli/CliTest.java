@@ -306,7 +306,8 @@ class CliTest {
     assertThat(r.outLines()).hasSize(1);
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat(m.keySet()).containsExactly("design", "verdict", "searched_transitions", "threads", "searched_states", "seconds", "overlap",
-        "seed", "schedules", "message", "length", "original_length", "original_threads", "shrink_attempts", "shrink_seconds", "trace");
+        "seed", "schedules", "schedules_run", "schedules_per_second", "random_threads", "message", "length", "original_length",
+        "original_threads", "shrink_attempts", "shrink_seconds", "trace");
     assertThat(m).containsEntry("searched_states", null).containsEntry("overlap", null);
     assertThat(m.get("seed")).isEqualTo(7L);
     assertThat(m.get("verdict")).isEqualTo("OOM");

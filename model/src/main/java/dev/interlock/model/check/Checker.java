@@ -4,6 +4,7 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.trace.Parameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -106,7 +107,12 @@ public final class Checker {
    * first that violated until it shows. The other kinds are then complete exactly when (2) was exhaustive.
    */
   public static CheckReport check(Design design, String source, Options options) {
-    Searches searches = new Searches(source, options);
+    return check(design, source, options, SearchListener.NONE);
+  }
+
+  /** As {@link #check(Design, String, Options)}, telling {@code listener} which configuration is searched and how far. */
+  public static CheckReport check(Design design, String source, Options options, SearchListener listener) {
+    Searches searches = new Searches(source, options, listener);
     Exploration first = searches.checked(design, options.allViolations() ? EnumSet.allOf(ViolationKind.class) : Set.of());
     if (first.findings().isEmpty()) {
       Verdict v = first.limitReached() ? new Verdict.LimitReached(options.maxStates(),
@@ -173,20 +179,23 @@ public final class Checker {
   private static final class Searches {
     private final String source;
     private final Options options;
+    private final SearchListener listener;
     private long nanos;
     private int tried;
     private int stoppedSmaller;
 
-    Searches(String source, Options options) {
+    Searches(String source, Options options, SearchListener listener) {
       this.source = source;
       this.options = options;
+      this.listener = Objects.requireNonNull(listener, "listener");
     }
 
     Exploration smaller(Design design, int[] counts, Set<ViolationKind> until) {
       tried++;
       long start = System.nanoTime();
-      Exploration e = Explorer.explore(new Model(design.withThreadCounts(counts)), source,
-          options.explorer(true, Optional.empty(), until));
+      Design smaller = design.withThreadCounts(counts);
+      listener.configuration(Parameters.of(smaller).threads(), false);
+      Exploration e = Explorer.explore(new Model(smaller), source, options.explorer(true, Optional.empty(), until), listener);
       stoppedSmaller += e.limitReached() ? 1 : 0;
       nanos += System.nanoTime() - start;
       return e;
@@ -194,8 +203,9 @@ public final class Checker {
 
     /** A search of the checked counts, with the overlap query, until the kinds of {@code until} have shown. */
     Exploration checked(Design design, Set<ViolationKind> until) {
+      listener.configuration(Parameters.of(design).threads(), true);
       return Explorer.explore(new Model(design), source,
-          options.explorer(true, options.overlap(), until));
+          options.explorer(true, options.overlap(), until), listener);
     }
 
     /** Searches the state limit stopped: those of smaller configurations and {@code main}, the one reported. */

@@ -118,6 +118,7 @@ public final class Explorer {
   private final String source;
   private final Options options;
   private final boolean por;
+  private final SearchListener listener;
   private final List<Candidate> pending = new ArrayList<>();
   private final Map<ViolationKind, Candidate> best = new EnumMap<>(ViolationKind.class);
   private Candidate first;
@@ -129,11 +130,12 @@ public final class Explorer {
   private boolean sameWorker;
   private long reducedSteps;
 
-  private Explorer(Model model, String source, Options options, boolean por) {
+  private Explorer(Model model, String source, Options options, boolean por, SearchListener listener) {
     this.model = model;
     this.source = source;
     this.options = options;
     this.por = por;
+    this.listener = Objects.requireNonNull(listener, "listener");
     this.packer = new StatePacker(model.wordBits());
     this.store = new StateStore(packer.packedWidth());
     this.visible = new boolean[model.intervalNames().size()];
@@ -151,11 +153,16 @@ public final class Explorer {
    * reduction, a reduced search that finds a violation or a witness is followed by the plain one (see the class).
    */
   public static Exploration explore(Model model, String source, Options options) {
-    Exploration e = new Explorer(model, source, options, options.por()).run();
+    return explore(model, source, options, SearchListener.NONE);
+  }
+
+  /** As {@link #explore(Model, String, Options)}, telling {@code listener} how far the search (or its re-run) is. */
+  public static Exploration explore(Model model, String source, Options options, SearchListener listener) {
+    Exploration e = new Explorer(model, source, options, options.por(), listener).run();
     if (!e.reduced() || e.findings().isEmpty() && e.witness().isEmpty()) {
       return e; // SAFE or UNREACHABLE, or no step was reduced: then the reduced search was the plain one
     }
-    Exploration plain = new Explorer(model, source, options, false).run();
+    Exploration plain = new Explorer(model, source, options, false, listener).run();
     return new Exploration(plain.findings(), plain.witness(), plain.states(), plain.transitions(),
         e.seconds() + plain.seconds(), plain.limitReached(), plain.exhaustive(), plain.memoryLimit(),
         Math.max(e.peakBytes(), plain.peakBytes()), false);
@@ -166,7 +173,7 @@ public final class Explorer {
    * answers as {@link #explore}, with traces that are real but need not be shortest. For tests and measurements.
    */
   public static Exploration exploreReduced(Model model, String source, Options options) {
-    return new Explorer(model, source, options, true).run();
+    return new Explorer(model, source, options, true, SearchListener.NONE).run();
   }
 
   /** One slice of a level: its states' new successors (packed, in order), violations and transitions. */
@@ -318,6 +325,7 @@ public final class Explorer {
       t.setDaemon(true);
       return t;
     }) : null;
+    listener.progress(depth, store.size(), transitions, store.size());
     try {
       search:
       while (levelStart < store.size()) {
@@ -347,6 +355,9 @@ public final class Explorer {
               witness = idx;
             }
           }
+          if (slices.size() > 1 && store.size() > levelEnd) {
+            listener.progress(depth, store.size(), transitions, store.size() - levelEnd);
+          }
         }
         peak = Math.max(peak, store.bytes() + pendingBytes);
         levelStart = levelEnd;
@@ -356,6 +367,9 @@ public final class Explorer {
           break;
         }
         depth++;
+        if (levelStart < store.size()) {
+          listener.progress(depth, store.size(), transitions, store.size() - levelStart);
+        }
       }
     } finally {
       if (pool != null) {

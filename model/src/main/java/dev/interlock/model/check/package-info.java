@@ -1,7 +1,8 @@
 /**
  * Searching a design's states: the exhaustive breadth-first {@link dev.interlock.model.check.Explorer},
  * the {@link dev.interlock.model.check.Checker} that makes its counterexamples minimal, overlap
- * queries, and single random schedules ({@link dev.interlock.model.check.Schedules}).
+ * queries, and random schedules ({@link dev.interlock.model.check.Schedules}, on several threads with the answer of one),
+ * and the {@link dev.interlock.model.check.SearchListener} that hears how far a search is.
  *
  * <p>Conventions: every search steps through the one {@link dev.interlock.model.state.Model}, so the
  * checker, random schedules and replay cannot disagree on the rules. Search is breadth-first, so

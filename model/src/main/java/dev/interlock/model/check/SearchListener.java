@@ -1,0 +1,40 @@
+package dev.interlock.model.check;
+
+import java.util.Map;
+
+/**
+ * Hears how a running check is going, so that a long one can show progress and an interrupted one can say what it had
+ * done. Calls come from the searching threads; an implementation that others read must publish safely.
+ */
+public interface SearchListener {
+  /** Listens to nothing. */
+  SearchListener NONE = new SearchListener() {};
+
+
+  /**
+   * A breadth-first search of one configuration begins.
+   *
+   * @param threads per-role thread counts searched
+   * @param checked whether these are the checked counts, not a smaller configuration searched to minimize
+   */
+  default void configuration(Map<String, Integer> threads, boolean checked) {}
+
+  /**
+   * Where the breadth-first search is: called when it starts, at the end of each level, and within a level expanded in
+   * slices (on several search threads) after each slice's new states are stored.
+   *
+   * @param depth       the level being expanded (transitions from the initial state)
+   * @param states      distinct states stored so far
+   * @param transitions transitions computed so far
+   * @param queue       states stored but not yet expanded
+   */
+  default void progress(int depth, long states, long transitions, long queue) {}
+
+  /**
+   * Random schedules so far, over all threads: called every few schedules.
+   *
+   * @param run         schedules run to their end
+   * @param transitions their transitions
+   */
+  default void schedules(long run, long transitions) {}
+}
