@@ -18,9 +18,10 @@ import java.util.Set;
  * abstraction, read off the single source of truth instead of restating its rules.
  *
  * <p>The probe is the design with one worker per role. A local state of role r is the probe's state with only r's
- * worker moved; slot 0 (Model's live bytes) then holds the resident bytes plus that worker's live bytes. To step a
- * local state as the relaxed system does, its live slot is set to 0 first, so an allocation that fits at all succeeds;
- * whether it would fail beside L live bytes is asked of Model by setting the slot to L ({@link #oomFrom}). The worker's
+ * worker moved; slot 0 (Model's live bytes) then holds the resident bytes plus that worker's live bytes. Stepped as it
+ * is, an allocation succeeds when it fits beside the worker's own bytes: the move of the relaxed system, whose
+ * allocations ignore the other workers. Whether it would fail beside L live bytes in all is asked of Model by setting
+ * the slot to L ({@link #oomFrom}). The worker's
  * holdings of mutexes and permits come from {@link Model#view}, their change is what the move does to the shared state,
  * and whether the move may happen from a shared state is {@link SharedStates#after}: Model's lock waits for a mutex
  * nobody holds, its acquire for enough available permits, and nothing else a worker does in the monotone fragment
@@ -76,20 +77,17 @@ final class LocalSystem {
           if (probe.roleOf(t) != r) {
             continue;
           }
-          long[] relaxed = s.clone();
-          relaxed[LIVE_SLOT] = 0;
-          int code = probe.step(relaxed, t, out);
+          int code = probe.step(s, t, out);
           ViolationKind k = Model.violation(code);
           if (code == Model.MOVED) {
-            long delta = probe.live(out) - probe.live(relaxed);
             long[] next = out.clone();
-            next[LIVE_SLOT] = s[LIVE_SLOT] + delta;
             int to = id(r, next, queue, limit);
             Holdings before = held.get(l);
             Holdings after = held.get(to);
             long[] acquired = new long[before.permits.length];
             Arrays.setAll(acquired, i -> after.permits[i] - before.permits[i]);
-            moves.add(new Move(l, to, after.mutexes & ~before.mutexes, before.mutexes & ~after.mutexes, acquired, delta));
+            moves.add(new Move(l, to, after.mutexes & ~before.mutexes, before.mutexes & ~after.mutexes, acquired,
+                probe.live(next) - probe.live(s)));
             long need = oomFrom(s, t, out);
             if (need >= 0 && kinds.contains(ViolationKind.OOM)) {
               poised.add(new Poised(l, ViolationKind.OOM, need));
@@ -112,7 +110,7 @@ final class LocalSystem {
     if (!oom(s, t, vram, out)) {
       return -1;
     }
-    long lo = 0;
+    long lo = probe.live(s); // the step moved beside this worker's own bytes
     long hi = vram;
     while (hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;

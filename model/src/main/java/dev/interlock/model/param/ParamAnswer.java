@@ -19,7 +19,10 @@ public sealed interface ParamAnswer permits ParamAnswer.Unknown, ParamAnswer.Dec
 
   /**
    * Each upward-closed kind decided: empty when no number of threads reaches it, else the fewest threads per role
-   * (smallest total, then first in role order, among the component-wise minimal vectors) that reach it.
+   * (smallest total, then first in role order, among the component-wise minimal vectors) of the relaxed system, whose
+   * allocations ignore the other workers. For OOM that is exact; for another kind it is exact too unless OOM shows
+   * with as few threads: the relaxed run may then pass an allocation that would fail, and the count says that the kind
+   * or OOM shows there (docs/parameterized.md). The smallest count over all kinds is always exact.
    *
    * @param minimal        per kind in {@link Parameterized#UPWARD}
    * @param localStates    local states of one worker, over all roles
