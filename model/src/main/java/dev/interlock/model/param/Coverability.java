@@ -24,12 +24,18 @@ final class Coverability {
   private final LocalSystem local;
   private final SharedStates shared;
   private final long maxElements;
+  /** Per role: how many workers it has at most (its count, or Integer.MAX_VALUE for an any role). */
+  private final int[] workers;
+  /** System.nanoTime() past which the search gives up. */
+  private final long deadline;
   /** Per target shared state: the moves into it, each with the shared state it leaves. */
   private final List<List<SharedMove>> into;
 
   private record SharedMove(LocalSystem.Move move, int fromShared) {}
 
-  Coverability(LocalSystem local, SharedStates shared, long maxElements) {
+  Coverability(LocalSystem local, SharedStates shared, int[] workers, long maxElements, long deadlineNanos) {
+    this.workers = workers.clone();
+    this.deadline = deadlineNanos;
     this.local = local;
     this.shared = shared;
     this.maxElements = maxElements;
@@ -82,14 +88,18 @@ final class Coverability {
       if (size[0] > maxElements) {
         throw new SharedStates.TooLarge("the backward search passed " + maxElements + " basis elements");
       }
+      if ((iterations & 255) == 0 && System.nanoTime() > deadline) {
+        throw new SharedStates.TooLarge("the backward search ran out of time at " + size[0] + " basis elements");
+      }
     }
     return new Result(basis, new Stats(size[0], iterations, (System.nanoTime() - start) / 1e9));
   }
 
   /**
    * Whether some configuration above (g, v) keeps what every reachable configuration keeps: each held mutex has one
-   * holder and g says it is held, g's available permits are the initial ones less those held, and the live bytes fit
-   * beside the resident ones (an allocation beyond that would have been an OOM first). An element no such
+   * holder and g says it is held, g's available permits are the initial ones less those held, a role with a fixed
+   * count has that many workers, and the live bytes fit beside the resident ones (an allocation beyond that would have
+   * been an OOM first). An element no such
    * configuration lies above covers nothing reachable before the first violation; docs/parameterized.md has the
    * argument that dropping it keeps the answer exact.
    */
@@ -98,6 +108,7 @@ final class Coverability {
     long seen = 0;
     long[] permits = new long[local.permitKinds()];
     long liveBytes = 0;
+    long[] perRole = new long[workers.length];
     for (int i = 0; i < v.keys.length; i++) {
       if (v.keys[i] == Vec.LIVE) {
         continue;
@@ -113,6 +124,9 @@ final class Coverability {
         permits[k] += n * local.permits(l, k);
       }
       liveBytes += n * local.live(l);
+      if ((perRole[local.role(l)] += n) > workers[local.role(l)]) {
+        return false;
+      }
     }
     long[] avail = shared.available(g);
     for (int k = 0; k < permits.length; k++) {

@@ -181,6 +181,11 @@ final class LocalSystem {
     return live.get(l);
   }
 
+  /** The role whose worker local state l is. */
+  int role(int l) {
+    return roleOf.get(l);
+  }
+
   /** The mutexes (bit i: mutex i) a worker in local state l holds. */
   long mutexes(int l) {
     return held.get(l).mutexes;

@@ -22,10 +22,10 @@ public final class Parameterized {
   public static final Set<ViolationKind> UPWARD = Collections.unmodifiableSet(EnumSet.of(ViolationKind.OOM,
       ViolationKind.USE_AFTER_FREE, ViolationKind.BAD_FREE, ViolationKind.UNLOCK_NOT_HELD, ViolationKind.RELEASE_EXCESS));
 
-  /** Sizes past which the answer is UNKNOWN rather than a long wait. */
-  public record Limits(int localStates, int sharedStates, long basisElements) {
+  /** Sizes and the wall time past which the answer is UNKNOWN rather than a long wait. */
+  public record Limits(int localStates, int sharedStates, long basisElements, double seconds) {
     public static Limits defaults() {
-      return new Limits(1_000_000, 1_000_000, 2_000_000);
+      return new Limits(1_000_000, 1_000_000, 200_000, 60);
     }
   }
 
@@ -49,7 +49,9 @@ public final class Parameterized {
     } catch (SharedStates.TooLarge e) {
       return new ParamAnswer.Unknown(e.getMessage());
     }
-    Coverability backward = new Coverability(local, shared, limits.basisElements());
+    int[] workers = design.roles().stream()
+        .mapToInt(r -> anyRoles.contains(r.name()) ? Integer.MAX_VALUE : r.threads()).toArray();
+    Coverability backward = new Coverability(local, shared, workers, limits.basisElements(), start + (long) (limits.seconds() * 1e9));
     Map<ViolationKind, Optional<Map<String, Integer>>> minimal = new EnumMap<>(ViolationKind.class);
     long elements = 0;
     long iterations = 0;
