@@ -56,52 +56,85 @@ final class Coverability {
   /** The basis, per shared state, of the configurations from which some of {@code targets} (local state, live bytes) is coverable. */
   Result run(List<LocalSystem.Poised> targets) {
     long start = System.nanoTime();
-    List<List<Vec>> basis = new ArrayList<>();
-    for (int g = 0; g < shared.count(); g++) {
-      basis.add(new ArrayList<>());
-    }
-    Deque<Object[]> work = new ArrayDeque<>();
-    Set<Vec> alive = Collections.newSetFromMap(new IdentityHashMap<>());
-    int[] size = {0};
+    Bases bases = new Bases();
     for (LocalSystem.Poised p : targets) {
       Vec v = Vec.of(p.local(), p.needLive()).withoutImpliedLive(local);
       for (int g = 0; g < shared.count(); g++) {
-        add(basis, alive, work, size, g, v);
+        bases.add(g, v);
       }
     }
     long iterations = 0;
-    while (!work.isEmpty()) {
-      Object[] item = work.poll();
-      int g = (Integer) item[0];
-      Vec v = (Vec) item[1];
-      if (!alive.contains(v)) {
+    while (!bases.work.isEmpty()) {
+      Item item = bases.work.poll();
+      if (!bases.alive.contains(item.v())) {
         continue; // dropped since: a smaller element covers it and was (or will be) expanded
       }
       iterations++;
-      for (SharedMove m : into.get(g)) {
+      for (SharedMove m : into.get(item.g())) {
         LocalSystem.Move mv = m.move();
-        if (v.get(mv.to() + 1) == 0 && mv.liveDelta() <= 0 && m.fromShared() == g) {
+        if (item.v().get(mv.to() + 1) == 0 && mv.liveDelta() <= 0 && m.fromShared() == item.g()) {
           continue; // the move cannot help: its predecessor is above v, at the same shared state
         }
-        add(basis, alive, work, size, m.fromShared(), v.pre(mv.from(), mv.to(), mv.liveDelta()).withoutImpliedLive(local));
+        bases.add(m.fromShared(), item.v().pre(mv.from(), mv.to(), mv.liveDelta()).withoutImpliedLive(local));
       }
-      if (size[0] > maxElements) {
+      if (bases.size > maxElements) {
         throw new SharedStates.TooLarge("the backward search passed " + maxElements + " basis elements");
       }
       if ((iterations & 255) == 0 && System.nanoTime() > deadline) {
-        throw new SharedStates.TooLarge("the backward search ran out of time at " + size[0] + " basis elements");
+        throw new SharedStates.TooLarge("the backward search ran out of time at " + bases.size + " basis elements");
       }
     }
-    return new Result(basis, new Stats(size[0], iterations, (System.nanoTime() - start) / 1e9));
+    return new Result(bases.basis, new Stats(bases.size, iterations, (System.nanoTime() - start) / 1e9));
+  }
+
+  /** An element to expand: vector v at shared state g. */
+  private record Item(int g, Vec v) {}
+
+  /** The bases of one search: minimal elements per shared state, those not yet expanded, and their number. */
+  private final class Bases {
+    final List<List<Vec>> basis = new ArrayList<>();
+    final Deque<Item> work = new ArrayDeque<>();
+    final Set<Vec> alive = Collections.newSetFromMap(new IdentityHashMap<>());
+    int size;
+
+    Bases() {
+      for (int g = 0; g < shared.count(); g++) {
+        basis.add(new ArrayList<>());
+      }
+    }
+
+    /** Adds v at g unless an element covers it or no reached configuration lies above it; drops those it covers. */
+    void add(int g, Vec v) {
+      if (!consistent(g, v)) {
+        return;
+      }
+      List<Vec> b = basis.get(g);
+      for (Vec u : b) {
+        if (u.leq(v)) {
+          return;
+        }
+      }
+      int before = b.size();
+      b.removeIf(u -> {
+        boolean covered = v.leq(u);
+        if (covered) {
+          alive.remove(u);
+        }
+        return covered;
+      });
+      size += 1 - (before - b.size());
+      alive.add(v);
+      b.add(v);
+      work.add(new Item(g, v));
+    }
   }
 
   /**
    * Whether some configuration above (g, v) keeps what every reachable configuration keeps: each held mutex has one
    * holder and g says it is held, g's available permits are the initial ones less those held, a role with a fixed
-   * count has that many workers, and the live bytes fit beside the resident ones (an allocation beyond that would have
-   * been an OOM first). An element no such
-   * configuration lies above covers nothing reachable before the first violation; docs/parameterized.md has the
-   * argument that dropping it keeps the answer exact.
+   * count has at most that many workers, and the live bytes fit beside the resident ones (an allocation beyond that
+   * would have been an OOM first). An element no such configuration lies above covers nothing reached before the
+   * first violation; docs/parameterized.md has the argument that dropping it keeps the answer exact.
    */
   private boolean consistent(int g, Vec v) {
     long heldInG = shared.held(g);
@@ -135,30 +168,6 @@ final class Coverability {
       }
     }
     return Math.max(liveBytes, v.get(Vec.LIVE)) <= local.liveLimit();
-  }
-
-  private void add(List<List<Vec>> basis, Set<Vec> alive, Deque<Object[]> work, int[] size, int g, Vec v) {
-    if (!consistent(g, v)) {
-      return;
-    }
-    List<Vec> b = basis.get(g);
-    for (Vec u : b) {
-      if (u.leq(v)) {
-        return;
-      }
-    }
-    int before = b.size();
-    b.removeIf(u -> {
-      boolean covered = v.leq(u);
-      if (covered) {
-        alive.remove(u);
-      }
-      return covered;
-    });
-    size[0] += 1 - (before - b.size());
-    alive.add(v);
-    b.add(v);
-    work.add(new Object[] {g, v});
   }
 
   /** The basis per shared state, and statistics. */
