@@ -12,6 +12,9 @@ import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.param.AnyChecker;
+import dev.interlock.model.param.AnyReport;
+import dev.interlock.model.param.Parameterized;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
@@ -38,7 +41,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code interlock check FILE}: exhaustive check, overlap query or random schedules of a design. */
 @Command(name = "check", mixinStandardHelpOptions = true,
-    description = "Check a lock design: SAFE (exit 0) or a shortest counterexample (exit 1); 2 on bad input or at --max-states.")
+    description = "Check a lock design: SAFE (exit 0) or a shortest counterexample (exit 1); 2 on bad input, at --max-states or UNKNOWN.")
 final class CheckCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -121,9 +124,16 @@ final class CheckCommand implements Callable<Integer> {
     int print();
   }
 
+  @Option(names = "--bounded-up-to", paramLabel = "K",
+      description = "With --threads ROLE=any: search DEADLOCK and LEAK exhaustively up to K threads per any role (default: ${DEFAULT-VALUE}).")
+  int boundedUpTo = 6;
+
+  /** The answer for every number of threads, when a role's threads are any. */
+  private AnyReport any;
+
   @Override
   public Integer call() {
-    Design d = design.load(file);
+    Design d = design.load(file, true);
     String source = file.toString();
     if (maxStates < 1) {
       throw new CliError("--max-states must be positive, got " + maxStates);
@@ -139,6 +149,10 @@ final class CheckCommand implements Callable<Integer> {
     }
     TraceFiles.checkWritable(traceOut, force); // before the search, which may take minutes
     TraceFiles.checkWritable(html, force);
+    boolean loops = d.roles().stream().anyMatch(Role::loops);
+    if (random != null && (loops || !design.anyRoles().isEmpty())) {
+      throw new CliError("--random needs numbers of threads and jobs, not any");
+    }
     if (random != null) {
       return random(d, source);
     }
@@ -157,11 +171,16 @@ final class CheckCommand implements Callable<Integer> {
       }
       opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1), overlapSameWorker));
     }
+    if (!design.anyRoles().isEmpty() && (overlap != null || boundedUpTo < 1)) {
+      throw new CliError(overlap != null ? "--overlap needs numbers of threads, not any" : "--bounded-up-to needs at least 1, got " + boundedUpTo);
+    }
     Checker.Options checkerOptions = opts;
     return monitored(status -> {
       CheckReport r;
       try {
-        r = Checker.check(d, source, checkerOptions, status);
+        any = design.anyRoles().isEmpty() ? null
+            : AnyChecker.check(d, design.anyRoles(), boundedUpTo, source, checkerOptions, Parameterized.Limits.defaults());
+        r = any != null ? any.report() : Checker.check(d, source, checkerOptions, status);
       } catch (OutOfMemoryError e) {
         throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");
       } catch (IllegalArgumentException e) {
@@ -231,7 +250,7 @@ final class CheckCommand implements Callable<Integer> {
       text(out, r);
     }
     out.flush();
-    return r.verdict().exitStatus();
+    return any != null ? any.verdict().exitStatus() : r.verdict().exitStatus();
   }
 
   private int searchThreads() {
@@ -390,6 +409,9 @@ final class CheckCommand implements Callable<Integer> {
     m.put("search_threads", searchThreads());
     m.put("state_store_peak_bytes", r.search().peakBytes());
     m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.memoryLimit().isPresent() ? "max_memory" : "max_states" : null);
+    if (any != null) {
+      AnyOutput.json(m, any);
+    }
     return m;
   }
 
@@ -433,8 +455,8 @@ final class CheckCommand implements Callable<Integer> {
   private void text(PrintWriter out, CheckReport r) {
     Design d = r.design();
     out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), file);
-    out.printf(Locale.ROOT, "checked   %s%n", parameters(d));
-    out.printf(Locale.ROOT, "verdict   %s%n", r.verdict().label());
+    out.printf(Locale.ROOT, "checked   %s%n", any == null ? parameters(d) : AnyOutput.parameters(parameters(d), any.anyRoles()));
+    out.printf(Locale.ROOT, "verdict   %s%n", any == null ? r.verdict().label() : AnyOutput.verdict(any));
     Verdict v = r.verdict();
     if (v instanceof Verdict.Unsafe u) {
       out.printf(Locale.ROOT, "          %s%n", u.violation().message());
@@ -444,10 +466,15 @@ final class CheckCommand implements Callable<Integer> {
     } else if (v instanceof Verdict.LimitReached l && l.memoryLimit().isPresent()) {
       out.printf(Locale.ROOT, "          stopped at --max-memory %s (the state store) before the search was exhaustive: NOT a proof of safety%n",
           Sizes.format(l.memoryLimit().getAsLong()));
+    } else if (v instanceof Verdict.Unknown) {
+      out.printf(Locale.ROOT, "          not a proof of safety for every number of threads%n");
     } else if (v instanceof Verdict.LimitReached l) {
       out.printf(Locale.ROOT, "          stopped at --max-states %d before the search was exhaustive: NOT a proof of safety%n", l.maxStates());
-    } else {
+    } else if (any == null) {
       out.printf(Locale.ROOT, "          no reachable state violates (exhaustive search)%n");
+    }
+    if (any != null) {
+      AnyOutput.text(out, any);
     }
     r.overlap().ifPresent(o -> out.printf(Locale.ROOT, "overlap   %s %s%s: %s%n", o.query().a(), o.query().b(),
         o.query().sameWorker() ? " (same worker included)" : "", o.reachability()));
@@ -480,7 +507,7 @@ final class CheckCommand implements Callable<Integer> {
     List<String> parts = new ArrayList<>();
     parts.add("vram " + Sizes.format(d.vram()));
     for (Role r : d.roles()) {
-      parts.add(r.name() + " x" + r.threads() + " jobs " + r.jobs());
+      parts.add(r.name() + " x" + r.threads() + " jobs " + (r.loops() ? "any" : r.jobs()));
     }
     d.semaphores().forEach(s -> parts.add(s.name() + " " + s.permits() + " permits"));
     return String.join(", ", parts);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckProgressTest {
   /** Single-lock at 10 workers: about half a minute of exhaustive search, ended by the interrupt long before. */
-  private static final String[] LONG_CHECK = {"check", design("single-lock"), "--threads", "gpu_worker=10"};
+  private static final String[] LONG_CHECK = {"check", design("single-lock"), "--threads", "gpu_worker=10", "--no-por"}; // long without reduction
 
   private static final Pattern PROGRESS = Pattern.compile(
       "progress  [0-9.]+ s, gpu_worker=10 \\(the checked counts\\): depth ([0-9]+), ([0-9]+) states, [0-9]+ states/s, queue [0-9]+, heap [0-9]+ MiB used");
@@ -124,7 +124,7 @@ class CheckProgressTest {
   @SuppressWarnings("unchecked")
   void aSearchLongerThanTwoSecondsPrintsProgressOnlyWithTheOptionAndNeverIntoTheJson() {
     // 8 workers: a few seconds of search, more than the 2 s after which progress shows
-    String[] check = {"check", design("single-lock"), "--threads", "gpu_worker=8", "--json"};
+    String[] check = {"check", design("single-lock"), "--threads", "gpu_worker=8", "--no-por", "--json"};
     CliTest.Run with = run(CliTest.concat(check, "--progress", "--progress-interval", "0.1"));
     assertThat(with.status()).as(with.describe()).isZero();
     assertThat(with.outLines()).hasSize(1);

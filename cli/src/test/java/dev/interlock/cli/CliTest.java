@@ -396,7 +396,7 @@ class CliTest {
   void unknownOptionAndBadOptionValue() {
     String d = design("two-lock");
     assertInputError(run("check", d, "--bogus"), "Unknown option: '--bogus'", true);
-    assertInputError(run("check", d, "--threads", "gpu_worker=abc"), "Invalid value for option '--threads'", true);
+    assertInputError(run("check", d, "--threads", "gpu_worker=abc"), "--threads gpu_worker: needs a number or any, got 'abc'", false);
   }
 
   // ---- limits and random schedules ----

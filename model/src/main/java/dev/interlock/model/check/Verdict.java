@@ -5,12 +5,13 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /** The answer of a check. Only an exhaustive search says {@link Safe}. */
-public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.LimitReached, Verdict.NoneFound {
+public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.LimitReached, Verdict.NoneFound,
+    Verdict.Unknown {
 
-  /** The name printed and used in JSON: SAFE, the violation kind, LIMIT or NONE_FOUND. */
+  /** The name printed and used in JSON: SAFE, the violation kind, LIMIT, NONE_FOUND or UNKNOWN. */
   String label();
 
-  /** Exit status of the CLI for this verdict: 0 SAFE or nothing found, 1 violation, 2 limit reached. */
+  /** Exit status of the CLI for this verdict: 0 SAFE or nothing found, 1 violation, 2 limit reached or unknown. */
   int exitStatus();
 
   /** No reachable state violates. */
@@ -80,6 +81,23 @@ public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.Li
     @Override
     public int exitStatus() {
       return 0;
+    }
+  }
+
+  /** A question the method cannot decide (for example a construct outside it): not a proof of safety. */
+  record Unknown(String reason) implements Verdict {
+    public Unknown {
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public String label() {
+      return "UNKNOWN";
+    }
+
+    @Override
+    public int exitStatus() {
+      return 2;
     }
   }
 }

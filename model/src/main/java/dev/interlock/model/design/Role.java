@@ -7,9 +7,12 @@ import java.util.List;
 /**
  * {@code role NAME xTHREADS jobs JOBS} and its body: THREADS threads each run the body JOBS times.
  *
- * <p>A body's steps may nest: an {@code if free} step holds its branches.
+ * <p>JOBS {@link #FOREVER} means without end. A body's steps may nest: an {@code if free} step holds its branches.
  */
 public record Role(String name, int threads, int jobs, List<Step> body) {
+  /** The jobs of a role whose threads loop forever ({@code --jobs ROLE=any}): they run the body without end. */
+  public static final int FOREVER = Integer.MAX_VALUE;
+
   public Role {
     Names.require("role", name);
     if (threads < 1) {
@@ -22,6 +25,11 @@ public record Role(String name, int threads, int jobs, List<Step> body) {
     if (body.isEmpty()) {
       throw new IllegalArgumentException("role " + name + " has no steps");
     }
+  }
+
+  /** Whether the role's threads run their body without end ({@link #FOREVER} jobs). */
+  public boolean loops() {
+    return jobs == FOREVER;
   }
 
   public Role withThreads(int n) {

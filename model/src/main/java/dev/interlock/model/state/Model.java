@@ -672,7 +672,9 @@ public final class Model {
     boolean close;
     if (p == 0) {
       frame = l.mainFrame(out, base);
-      l.job.set(out, base, l.job.get(out, base) + 1);
+      if (!l.loops) {
+        l.job.set(out, base, l.job.get(out, base) + 1);
+      }
       close = !l.tasksRunning(out, base, frame);
     } else {
       frame = x.frame;

@@ -64,6 +64,8 @@ final class WorkerLayout {
 
   final Role role;
   final int jobs;
+  /** The role thread runs its body without end: no job counter, one frame, kept buffers never released. */
+  final boolean loops;
   final SpawnTree tree;
   final int frames;
   final int nodes;
@@ -99,8 +101,13 @@ final class WorkerLayout {
   WorkerLayout(Design design, Role role, Map<String, Integer> intervalIds, int cacheBits) {
     this.role = role;
     this.jobs = role.jobs();
+    this.loops = role.loops();
     this.tree = SpawnTree.of(design, role);
     this.nodes = tree.size();
+    if (loops && nodes > 0) {
+      throw new IllegalArgumentException("role " + role.name() + " spawns tasks, which may outlive their job: jobs without"
+          + " end would need unboundedly many job frames; give it a number of jobs");
+    }
     this.frames = nodes == 0 ? 1 : jobs;
     List<List<Step>> bodies = new ArrayList<>();
     bodies.add(role.body());
@@ -217,7 +224,7 @@ final class WorkerLayout {
     slots = new Slot[1 + frames * nodes];
     Field mainInside = fields.add(1);
     Field mainPc = fields.add(Field.bitsFor(main.length - 1));
-    job = fields.add(Field.bitsFor(jobs));
+    job = fields.add(loops ? 0 : Field.bitsFor(jobs));
     slots[0] = new Slot(main, -1, -1, mainInside, mainPc, Field.NONE, fields.add(cacheBits), fields.add(cacheBits),
         mutexFields(design, main, fields), permitFields(design, main, fields));
     kept = new Field[keptBuffers.size()];

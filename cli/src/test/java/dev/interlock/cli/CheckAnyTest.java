@@ -1,0 +1,86 @@
+package dev.interlock.cli;
+
+import static dev.interlock.cli.CliTest.design;
+import static dev.interlock.cli.CliTest.parseJson;
+import static dev.interlock.cli.CliTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code check --threads ROLE=any} and {@code --jobs ROLE=any} end to end. */
+class CheckAnyTest {
+  @ParameterizedTest
+  @ValueSource(strings = {"2", "any"})
+  void singleLockIsSafeForEveryNumberOfWorkers(String jobs) {
+    CliTest.Run r = run("check", design("single-lock"), "--threads", "gpu_worker=any", "--jobs", "gpu_worker=" + jobs);
+    assertThat(r.status()).as(r.describe()).isZero();
+    assertThat(r.out()).contains("checked   vram 16GiB, gpu_worker x any jobs " + jobs + "\n")
+        .contains("verdict   SAFE for every number of gpu_worker threads (OOM, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD,"
+            + " RELEASE_EXCESS); no DEADLOCK or LEAK up to 6\n")
+        .contains("bounded   6 configurations up to 6 gpu_worker threads");
+  }
+
+  @Test
+  void twoLockIsOomWithTwoWorkersAndTheNineTransitionTrace() {
+    CliTest.Run r = run("check", design("two-lock"), "--threads", "gpu_worker=any", "--bounded-up-to", "3");
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.out()).contains("verdict   OOM\n").contains("minimal   gpu_worker=2 ")
+        .contains("counterexample (9 transitions, gpu_worker=2)")
+        .contains("safe for every number: USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void jsonSaysParameterizedWithTheKindsSafeForEveryNumberAndTheBound() {
+    CliTest.Run r = run("check", design("reservation"), "--threads", "gpu_worker=any", "--bounded-up-to", "3", "--json");
+    assertThat(r.status()).as(r.describe()).isZero();
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m).containsEntry("verdict", "SAFE").containsEntry("parameterized", true)
+        .containsEntry("bounded_up_to", 3L).containsEntry("bounded_configurations", 3L)
+        .containsEntry("any_roles", List.of("gpu_worker")).containsEntry("unknown_reason", null)
+        .containsEntry("threads", Map.of("gpu_worker", 3L))
+        .containsEntry("safe_for_all_n", List.of("OOM", "USE_AFTER_FREE", "BAD_FREE", "UNLOCK_NOT_HELD", "RELEASE_EXCESS"));
+    assertThat((Long) m.get("coverability_basis_elements")).isPositive();
+    assertThat(m).containsKeys("searched_states", "others", "others_complete", "coverability_local_states",
+        "coverability_shared_states", "coverability_expanded_elements", "coverability_seconds", "bounded_seconds");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aDesignWithSyncIsUnknownWithTheReasonAndExitsAsALimit() {
+    CliTest.Run r = run("check", design("cuzk/phase11"), "--threads", "gpu_worker=any", "--jobs", "gpu_worker=1",
+        "--bounded-up-to", "1", "--json");
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat((String) m.get("unknown_reason")).contains("'sync'").contains("'if free");
+    assertThat(m).containsEntry("safe_for_all_n", List.of()).containsEntry("coverability_basis_elements", null);
+    assertThat(m.get("verdict")).isNotEqualTo("SAFE");
+    assertThat(r.status()).isEqualTo("UNKNOWN".equals(m.get("verdict")) ? 2 : 1);
+  }
+
+  @Test
+  void anyIsForCheckOnlyAndNotForRandomOrOverlap() {
+    CliTest.Run run = run("run", design("single-lock"), "--threads", "gpu_worker=any");
+    assertThat(run.status()).isEqualTo(2);
+    assertThat(run.err()).contains("--threads gpu_worker=any: only check takes any; give a number");
+    CliTest.Run random = run("check", design("single-lock"), "--jobs", "gpu_worker=any", "--random", "5");
+    assertThat(random.status()).isEqualTo(2);
+    assertThat(random.err()).contains("--random needs numbers of threads and jobs, not any");
+    CliTest.Run overlap = run("check", design("single-lock"), "--threads", "gpu_worker=any", "--overlap", "b_g2_msm", "ntt_msm");
+    assertThat(overlap.status()).isEqualTo(2);
+    assertThat(overlap.err()).contains("--overlap needs numbers of threads, not any");
+    CliTest.Run word = run("check", design("single-lock"), "--threads", "gpu_worker=many");
+    assertThat(word.status()).isEqualTo(2);
+    assertThat(word.err()).contains("--threads gpu_worker: needs a number or any, got 'many'");
+  }
+
+  @Test
+  void jobsAnyAloneIsAnExhaustiveCheckOfLoopingThreads() {
+    CliTest.Run r = run("check", design("two-lock"), "--jobs", "gpu_worker=any", "--threads", "gpu_worker=2");
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    assertThat(r.out()).contains("gpu_worker x2 jobs any").contains("verdict   OOM");
+  }
+}
