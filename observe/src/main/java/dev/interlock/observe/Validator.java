@@ -382,7 +382,7 @@ public final class Validator {
       return s instanceof Interval i && intervalName(i).equals(p.name());
     }
     if (e instanceof CaptureEvent.Alloc a) {
-      return s instanceof Alloc d && partOf(a.bytes(), d);
+      return s instanceof Alloc d && partOf(a.bytes(), d) && a.async() == d.async();
     }
     return false;
   }

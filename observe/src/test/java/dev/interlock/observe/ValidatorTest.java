@@ -16,6 +16,26 @@ class ValidatorTest {
   }
 
   @Test
+  void anUnnamedThreadGoesToTheRoleWhoseAllocationIsAsyncLikeItsOwn() throws Exception {
+    // ObserveProperties found it (seed 5478469391592714913, try 27, shrunk): both roles allocate b0 1GiB, one plain and
+    // one async; the async thread was given the plain role and diverged at its first allocation
+    String design = String.join("\n", "design random", "vram 2GiB", "pool threshold 1GiB",
+        "role r0 x1 jobs 1", "  alloc b0 1GiB", "  free b0", "role r1 x1 jobs 1", "  alloc b0 1GiB async", "  free b0", "");
+    String capture = String.join("\n", "# interlock capture v1",
+        "# pid=1 program=/synthetic/engine clock=CLOCK_MONOTONIC start_ns=0",
+        "0 3999 meminfo free=2147483648 total=2147483648 rc=0",
+        "0 3999 thread_start child=4000 rc=0",
+        "439510 4000 alloc ptr=0x7f0000000000 bytes=1073741824 async=0 stream=- rc=0 api=cuMemAlloc_v2",
+        "0 3999 thread_start child=4001 rc=0",
+        "490266 4001 alloc ptr=0x7f0040000000 bytes=1073741824 async=1 stream=0xfa1 rc=0 api=cuMemAllocAsync",
+        "510255 4000 free ptr=0x7f0000000000 async=1 stream=0xfa0 rc=0 api=cuMemFreeAsync",
+        "583484 4001 free ptr=0x7f0040000000 async=1 stream=0xfa1 rc=0 api=cuMemFreeAsync", "");
+    Design d = dev.interlock.model.design.DesignParser.parse("random.design", design);
+    Validation v = Validator.validate(d, "random.design", design, CaptureFormat.parse("run.capture", capture), Mapping.NONE);
+    assertThat(v).isInstanceOf(Validation.Conforms.class);
+  }
+
+  @Test
   void shippedDesignsConformToTheirOwnRuns() {
     for (String f : List.of("designs/two-lock.design", "designs/single-lock.design", "designs/reservation.design")) {
       Design d = Runs.design(f);
