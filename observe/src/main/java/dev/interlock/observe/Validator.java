@@ -50,8 +50,7 @@ public final class Validator {
   private final DesignLines lines;
   private final Capture capture;
   private final Mapping map;
-  private final Map<String, String> nvtxNames = new HashMap<>();
-  private final Map<Long, String> threadNames = new HashMap<>();
+  private CaptureNames names;
   private final Set<String> observedObjects = new HashSet<>();
   private final Set<String> observedRanges = new HashSet<>();
   private final Set<Class<?>> observedKinds = new HashSet<>();
@@ -145,13 +144,7 @@ public final class Validator {
   private Outcome oom;
 
   private void collectNames() {
-    for (CaptureEvent e : capture.events()) {
-      if (e instanceof CaptureEvent.Name n) {
-        nvtxNames.put(n.obj(), n.name());
-      } else if (e instanceof CaptureEvent.ThreadName n) {
-        threadNames.put(n.named(), n.name());
-      }
-    }
+    names = CaptureNames.of(capture, map);
     for (CaptureEvent e : capture.events()) {
       if (e instanceof CaptureEvent.Acquire a) {
         observedObjects.add(resolve(a.obj()));
@@ -166,12 +159,7 @@ public final class Validator {
 
   /** The design name of a capture object: the mapping file's, else its NVTX name (itself mapped), else the object. */
   private String resolve(String obj) {
-    String direct = map.objects().get(obj);
-    if (direct != null) {
-      return direct;
-    }
-    String nvtx = nvtxNames.get(obj);
-    return nvtx == null ? obj : map.objects().getOrDefault(nvtx, nvtx);
+    return names.object(obj);
   }
 
   private boolean designObject(String name) {
@@ -225,7 +213,7 @@ public final class Validator {
       if (roleOfTid.containsKey(e.tid())) {
         continue;
       }
-      String named = map.threads().getOrDefault(e.tid(), threadNames.get(e.tid()));
+      String named = names.thread(e.tid()).orElse(null);
       int role = -1;
       if (named != null) {
         int hash = named.lastIndexOf('#');
