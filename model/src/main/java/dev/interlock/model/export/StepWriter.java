@@ -93,11 +93,9 @@ final class StepWriter implements Step.Visitor<Void> {
     if (!g.equals("true")) {
       out.append(g).append(" -> ");
     }
-    out.append(action);
-    if (!tail.isEmpty()) {
-      out.append(" ").append(tail);
-    }
-    out.append(" };\n");
+    String body = (tail.isEmpty() ? action : action + " " + tail).trim();
+    // a closing skip keeps the target of a loop's break inside the d_step (Spin refuses a jump out of one)
+    out.append(body).append(body.endsWith(";") ? " skip" : "; skip").append(" };\n");
   }
 
   private String thread() {
