@@ -58,7 +58,9 @@ for design in single-lock reservation two-lock; do
       flags=(-O2 -DSAFETY -DCOLLAPSE -DVECTORSZ=4096)
       [ "$tool" = spin-nopor ] && flags+=(-DNOREDUCE)
       (cd "$dir" && gcc "${flags[@]}" -o "pan-$tool" pan.c)
-      timed "$dir/pan-$tool" -m10000000 -w26
+      pushd "$dir" >/dev/null   # pan writes its trail file where it runs
+      timed "./pan-$tool" -m10000000 -w26
+      popd >/dev/null
       if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
         v=DNF; st=-; SECS=">$LIMIT"
       else
