@@ -1,0 +1,138 @@
+package dev.interlock.model.export;
+
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.ResidentBuffer;
+import dev.interlock.model.design.Role;
+import dev.interlock.model.design.SpawnTree;
+import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import dev.interlock.model.step.Wait;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one worker of a role holds in the exported model, named and indexed as the model's worker layout does: its
+ * job buffers (per job frame), kept buffers, events, spawn records and task threads, and the Promela arrays of them.
+ *
+ * <p>A role that spawns nothing has one frame; one that spawns has a frame per job, since a job's tasks may outlive
+ * the job's thread. Buffer names are per worker: the role's and its tasks' allocations of one name share a slot.
+ */
+final class RoleShape {
+  final int index;
+  final Role role;
+  final SpawnTree tree;
+  final int workers;
+  final int jobs;
+  final int frames;
+  final int nodes;
+  final List<String> jobBuffers = new ArrayList<>();
+  final List<List<Alloc>> jobAllocs = new ArrayList<>();
+  final List<String> keptBuffers = new ArrayList<>();
+  final List<List<Alloc>> keptAllocs = new ArrayList<>();
+  final List<String> events = new ArrayList<>();
+  final List<String> tasks = new ArrayList<>();
+  /** The first thread number of this role's first worker; a worker has {@link #threadsPerWorker} threads. */
+  final int firstThread;
+
+  RoleShape(Design d, int index, int firstThread) {
+    this.index = index;
+    this.role = d.roles().get(index);
+    this.tree = SpawnTree.of(d, role);
+    this.workers = role.threads();
+    this.jobs = role.jobs();
+    this.nodes = tree.size();
+    this.frames = nodes == 0 ? 1 : jobs;
+    this.firstThread = firstThread;
+    List<List<Step>> bodies = new ArrayList<>();
+    bodies.add(role.body());
+    for (SpawnTree.Node n : tree.nodes()) {
+      bodies.add(d.task(n.task()).orElseThrow().body());
+      if (!tasks.contains(n.task())) {
+        tasks.add(n.task());
+      }
+    }
+    List<String> resident = d.buffers().stream().map(ResidentBuffer::name).toList();
+    for (List<Step> body : bodies) {
+      Steps.forEach(body, s -> {
+        if (s instanceof Alloc a) {
+          List<String> names = a.keep() ? keptBuffers : jobBuffers;
+          List<List<Alloc>> allocs = a.keep() ? keptAllocs : jobAllocs;
+          int i = names.indexOf(a.buffer());
+          if (i < 0) {
+            names.add(a.buffer());
+            allocs.add(new ArrayList<>());
+            i = names.size() - 1;
+          }
+          if (!allocs.get(i).contains(a)) {
+            allocs.get(i).add(a);
+          }
+        } else if (s instanceof Signal sig && !events.contains(sig.event())) {
+          events.add(sig.event());
+        } else if (s instanceof Wait w && !events.contains(w.event())) {
+          events.add(w.event());
+        }
+      });
+    }
+    for (List<Step> body : bodies) {
+      Steps.forEach(body, s -> {
+        List<String> named = s instanceof Free f ? List.of(f.buffer()) : s instanceof Kernel k ? k.uses() : List.of();
+        for (String b : named) {
+          if (!resident.contains(b) && !keptBuffers.contains(b) && !jobBuffers.contains(b)) {
+            jobBuffers.add(b);
+            jobAllocs.add(new ArrayList<>());
+          }
+        }
+      });
+    }
+  }
+
+  int threadsPerWorker() {
+    return 1 + frames * nodes;
+  }
+
+  int threads() {
+    return workers * threadsPerWorker();
+  }
+
+  String name() {
+    return "r" + index;
+  }
+
+  /** The Promela array of job buffers: per worker, frame and buffer, 0 or which allocation (1-based) made it. */
+  String buf(String frame, int b) {
+    return name() + "_buf[(w*" + frames + "+" + frame + ")*" + jobBuffers.size() + "+" + b + "]";
+  }
+
+  String kept(int k) {
+    return name() + "_kept[w*" + keptBuffers.size() + "+" + k + "]";
+  }
+
+  String event(String frame, int e) {
+    return name() + "_ev[(w*" + frames + "+" + frame + ")*" + events.size() + "+" + e + "]";
+  }
+
+  /** Ordinal (1-based) among its task's nodes of the node of task {@code task} the frame spawned last, or 0. */
+  String last(String frame, int task) {
+    return name() + "_last[(w*" + frames + "+" + frame + ")*" + tasks.size() + "+" + task + "]";
+  }
+
+  /** Status of node n's task thread in a frame: 0 not started, 1 running, 2 done (the model's IDLE, RUNNING, DONE). */
+  String status(String frame, int n) {
+    return name() + "_st[(w*" + frames + "+" + frame + ")*" + nodes + "+" + n + "]";
+  }
+
+  /** Jobs the worker's role thread has finished. */
+  String job() {
+    return name() + "_job[w]";
+  }
+
+  /** Node ids of task {@code task}, in ordinal order. */
+  int[] taskNodes(int task) {
+    String name = tasks.get(task);
+    return tree.nodes().stream().filter(n -> n.task().equals(name)).mapToInt(SpawnTree.Node::id).toArray();
+  }
+}
