@@ -123,8 +123,9 @@ class CheckProgressTest {
   @Test
   @SuppressWarnings("unchecked")
   void aSearchLongerThanTwoSecondsPrintsProgressOnlyWithTheOptionAndNeverIntoTheJson() {
-    // 8 workers: a few seconds of search, more than the 2 s after which progress shows
-    String[] check = {"check", design("single-lock"), "--threads", "gpu_worker=8", "--no-por", "--json"};
+    // reservation, 8 workers, no reduction, one search thread: 2.9M states, several seconds, more than the 2 s after which
+    // progress shows
+    String[] check = {"check", design("reservation"), "--threads", "gpu_worker=8", "--no-por", "--search-threads", "1", "--json"};
     CliTest.Run with = run(CliTest.concat(check, "--progress", "--progress-interval", "0.1"));
     assertThat(with.status()).as(with.describe()).isZero();
     assertThat(with.outLines()).hasSize(1);
