@@ -114,6 +114,56 @@ class ObserveProperties {
   }
 
   @Test
+  void anAllocationResizedToASizeTheDesignDoesNotHaveDivergesAtThatAllocation() {
+    java.util.concurrent.atomic.AtomicInteger mutated = new java.util.concurrent.atomic.AtomicInteger();
+    PropertyRunner.assertHolds("a resized allocation diverges there", DesignGen.designs(), d -> {
+      if (!d.tasks().isEmpty()) {
+        return true;
+      }
+      RunReport r = Runs.run(d, 1);
+      if (!(r.trace().outcome() instanceof Outcome.Completed
+          || r.trace().outcome() instanceof Outcome.Violated v && v.violation().kind() == ViolationKind.OOM)) {
+        return true;
+      }
+      // threads named after their roles, so that the resized allocation cannot move its thread to another role
+      List<CaptureEvent> events = new java.util.ArrayList<>(Runs.records(d, r, true));
+      String text = DesignPrinter.print(d);
+      if (!(Validator.validate(d, "random.design", text, Runs.capture(events), Mapping.NONE) instanceof Validation.Conforms)) {
+        return true; // engineRunsOfRandomDesignsConform owns that
+      }
+      Set<Long> sizes = new java.util.HashSet<>();
+      d.roles().forEach(role -> Steps.flatten(role.body()).forEach(st -> {
+        if (st instanceof Alloc a) {
+          sizes.add(a.bytes());
+        }
+      }));
+      List<Integer> allocs = new java.util.ArrayList<>();
+      for (int i = 0; i < events.size(); i++) {
+        if (events.get(i) instanceof CaptureEvent.Alloc a && a.rc() == 0 && !sizes.contains(a.bytes() + 4096)) {
+          allocs.add(i);
+        }
+      }
+      if (allocs.isEmpty()) {
+        return true;
+      }
+      int k = allocs.get(Math.floorMod(text.hashCode(), allocs.size())); // fixed by the design, so its seed reproduces it
+      CaptureEvent.Alloc a = (CaptureEvent.Alloc) events.get(k);
+      events.set(k, new CaptureEvent.Alloc(a.line(), a.nanos(), a.tid(), a.ptr(), a.bytes() + 4096, a.async(), a.stream(),
+          a.rc(), a.api()));
+      Capture m = Runs.capture(events);
+      Validation v = Validator.validate(d, "random.design", text, m, Mapping.NONE);
+      int line = m.events().get(k).line();
+      if (!(v instanceof Validation.Diverges dv) || dv.line() != line) {
+        throw new AssertionError("expected DIVERGES at run.capture:" + line + ", got " + v.summary() + "\n" + text);
+      }
+      mutated.incrementAndGet();
+      return true;
+    }, Config.defaults("observe-mutate").withTries(100));
+    System.out.println("[interlock] observe-mutate: " + mutated.get() + " runs had an allocation resized");
+    org.assertj.core.api.Assertions.assertThat(mutated.get()).as("runs the property mutated").isGreaterThanOrEqualTo(10);
+  }
+
+  @Test
   void inferredDesignsParseAndConformToTheirRun() {
     PropertyRunner.assertHolds("inferred designs parse and conform to their run", DesignGen.designs(), d -> {
       // the engine frees kept buffers without an event, so a capture written from its events would show them leak
