@@ -2,17 +2,13 @@ package dev.interlock.model.state;
 
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.ResidentBuffer;
+import dev.interlock.model.design.RoleResources;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.SpawnTree;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
-import dev.interlock.model.step.Free;
-import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
-import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Steps;
-import dev.interlock.model.step.Wait;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,45 +107,15 @@ final class WorkerLayout {
     this.frames = nodes == 0 ? 1 : jobs;
     List<List<Step>> bodies = new ArrayList<>();
     bodies.add(role.body());
-    for (SpawnTree.Node n : tree.nodes()) {
-      bodies.add(design.task(n.task()).orElseThrow().body());
-      if (!tasks.contains(n.task())) {
-        tasks.add(n.task());
-      }
-    }
+    tree.nodes().forEach(n -> bodies.add(design.task(n.task()).orElseThrow().body()));
     List<String> resident = design.buffers().stream().map(ResidentBuffer::name).toList();
-    for (List<Step> body : bodies) {
-      Steps.forEach(body, s -> {
-        if (s instanceof Alloc a) {
-          List<String> names = a.keep() ? keptBuffers : jobBuffers;
-          List<List<Alloc>> allocs = a.keep() ? keptAllocs : jobAllocs;
-          int i = names.indexOf(a.buffer());
-          if (i < 0) {
-            names.add(a.buffer());
-            allocs.add(new ArrayList<>());
-            i = names.size() - 1;
-          }
-          if (!allocs.get(i).contains(a)) {
-            allocs.get(i).add(a);
-          }
-        } else if (s instanceof Signal sig && !events.contains(sig.event())) {
-          events.add(sig.event());
-        } else if (s instanceof Wait w && !events.contains(w.event())) {
-          events.add(w.event());
-        }
-      });
-    }
-    for (List<Step> body : bodies) {
-      Steps.forEach(body, s -> {
-        List<String> named = s instanceof Free f ? List.of(f.buffer()) : s instanceof Kernel k ? k.uses() : List.of();
-        for (String b : named) {
-          if (!resident.contains(b) && !keptBuffers.contains(b) && !jobBuffers.contains(b)) {
-            jobBuffers.add(b);
-            jobAllocs.add(new ArrayList<>());
-          }
-        }
-      });
-    }
+    RoleResources used = RoleResources.of(design, role, tree);
+    jobBuffers.addAll(used.jobBuffers());
+    used.jobAllocs().forEach(l -> jobAllocs.add(new ArrayList<>(l)));
+    keptBuffers.addAll(used.keptBuffers());
+    used.keptAllocs().forEach(l -> keptAllocs.add(new ArrayList<>(l)));
+    events.addAll(used.events());
+    tasks.addAll(used.tasks());
     Code.Names names = new Code.Names() {
       @Override
       public int mutex(String name) {
