@@ -125,8 +125,11 @@ final class CheckCommand implements Callable<Integer> {
   }
 
   @Option(names = "--bounded-up-to", paramLabel = "K",
-      description = "With --threads ROLE=any: search DEADLOCK and LEAK exhaustively up to K threads per any role (default: ${DEFAULT-VALUE}).")
-  int boundedUpTo = 6;
+      description = "With --threads ROLE=any: search DEADLOCK and LEAK exhaustively up to K threads per any role (default: 6).")
+  Integer boundedUpTo;
+
+  /** Threads per any role up to which DEADLOCK and LEAK are searched when --bounded-up-to is not given. */
+  static final int BOUNDED_UP_TO = 6;
 
   /** The answer for every number of threads, when a role's threads are any. */
   private AnyReport any;
@@ -171,15 +174,19 @@ final class CheckCommand implements Callable<Integer> {
       }
       opts = opts.withOverlap(new OverlapQuery(overlap.get(0), overlap.get(1), overlapSameWorker));
     }
-    if (!design.anyRoles().isEmpty() && (overlap != null || boundedUpTo < 1)) {
-      throw new CliError(overlap != null ? "--overlap needs numbers of threads, not any" : "--bounded-up-to needs at least 1, got " + boundedUpTo);
+    if (boundedUpTo != null && design.anyRoles().isEmpty()) {
+      throw new CliError("--bounded-up-to needs --threads ROLE=any");
+    }
+    int upTo = boundedUpTo == null ? BOUNDED_UP_TO : boundedUpTo;
+    if (!design.anyRoles().isEmpty() && (overlap != null || upTo < 1)) {
+      throw new CliError(overlap != null ? "--overlap needs numbers of threads, not any" : "--bounded-up-to needs at least 1, got " + upTo);
     }
     Checker.Options checkerOptions = opts;
     return monitored(status -> {
       CheckReport r;
       try {
         any = design.anyRoles().isEmpty() ? null
-            : AnyChecker.check(d, design.anyRoles(), boundedUpTo, source, checkerOptions, Parameterized.Limits.defaults());
+            : AnyChecker.check(d, design.anyRoles(), upTo, source, checkerOptions, Parameterized.Limits.defaults());
         r = any != null ? any.report() : Checker.check(d, source, checkerOptions, status);
       } catch (OutOfMemoryError e) {
         throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");

@@ -75,6 +75,9 @@ class CheckAnyTest {
     CliTest.Run word = run("check", design("single-lock"), "--threads", "gpu_worker=many");
     assertThat(word.status()).isEqualTo(2);
     assertThat(word.err()).contains("--threads gpu_worker: needs a number or any, got 'many'");
+    CliTest.Run bound = run("check", design("single-lock"), "--bounded-up-to", "3");
+    assertThat(bound.status()).isEqualTo(2);
+    assertThat(bound.err()).contains("--bounded-up-to needs --threads ROLE=any");
   }
 
   @Test
