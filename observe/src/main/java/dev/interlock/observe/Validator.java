@@ -122,7 +122,7 @@ public final class Validator {
     assignThreads();
     state = model.initial();
     recorder = new TraceRecorder(model);
-    for (CaptureEvent e : capture.events()) {
+    for (CaptureEvent e : SyncOrder.of(capture.events(), kernelNames())) {
       Validation v = apply(e);
       if (v instanceof Validation.Diverges) {
         return new Validated(v, recorder.finish(designSource, Optional.empty(), new Outcome.Stopped(v.summary())));
@@ -189,6 +189,19 @@ public final class Validator {
       Steps.forEach(r.body(), s -> {
         if (s instanceof Interval i) {
           names.add(intervalName(i));
+        }
+      });
+    }
+    return names;
+  }
+
+  /** The names of the design's kernel intervals: the NVTX ranges a device-wide sync waits for. */
+  private Set<String> kernelNames() {
+    Set<String> names = new HashSet<>();
+    for (Role r : original.roles()) {
+      Steps.forEach(r.body(), s -> {
+        if (s instanceof dev.interlock.model.step.Kernel k) {
+          names.add(k.name());
         }
       });
     }
