@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # spin-compare.sh: Interlock's exhaustive check and Spin side by side on the same designs and worker counts.
 #
-# Usage: bench/spin-compare.sh [MAX_N] [LIMIT_S]     (defaults: 16 and 120)
+# Usage: bench/spin-compare.sh [MAX_N] [LIMIT_S]     (defaults: 16 and 120; DESIGNS="two-lock" for fewer designs)
 #
 # For the shipped designs single-lock, reservation and two-lock at N = 4, 6, ..., MAX_N workers x 2 jobs, it
 # exports the design (`interlock export --promela`) and runs, each under a wall-clock limit of LIMIT_S seconds:
@@ -38,7 +38,7 @@ timed() {
 }
 
 printf '%-12s %3s %-11s %-15s %12s %9s %9s %s\n' design N tool verdict states wall_s rss_mb agrees
-for design in single-lock reservation two-lock; do
+for design in ${DESIGNS:-single-lock reservation two-lock}; do
   for n in $(seq 4 2 "$MAX_N"); do
     opts=(--threads gpu_worker="$n" --jobs gpu_worker=2)
     timed ./interlock check "designs/$design.design" "${opts[@]}" --no-minimize --max-states 2000000000 --json
