@@ -5,7 +5,6 @@ import dev.interlock.model.design.RoleResources;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.SpawnTree;
 import dev.interlock.model.step.Alloc;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,12 +22,12 @@ final class RoleShape {
   final int jobs;
   final int frames;
   final int nodes;
-  final List<String> jobBuffers = new ArrayList<>();
-  final List<List<Alloc>> jobAllocs = new ArrayList<>();
-  final List<String> keptBuffers = new ArrayList<>();
-  final List<List<Alloc>> keptAllocs = new ArrayList<>();
-  final List<String> events = new ArrayList<>();
-  final List<String> tasks = new ArrayList<>();
+  final List<String> jobBuffers;
+  final List<List<Alloc>> jobAllocs;
+  final List<String> keptBuffers;
+  final List<List<Alloc>> keptAllocs;
+  final List<String> events;
+  final List<String> tasks;
   /** The first thread number of this role's first worker; a worker has {@link #threadsPerWorker} threads. */
   final int firstThread;
 
@@ -42,12 +41,12 @@ final class RoleShape {
     this.frames = nodes == 0 ? 1 : jobs;
     this.firstThread = firstThread;
     RoleResources used = RoleResources.of(d, role, tree);
-    jobBuffers.addAll(used.jobBuffers());
-    used.jobAllocs().forEach(l -> jobAllocs.add(new ArrayList<>(l)));
-    keptBuffers.addAll(used.keptBuffers());
-    used.keptAllocs().forEach(l -> keptAllocs.add(new ArrayList<>(l)));
-    events.addAll(used.events());
-    tasks.addAll(used.tasks());
+    jobBuffers = used.jobBuffers();
+    jobAllocs = used.jobAllocs();
+    keptBuffers = used.keptBuffers();
+    keptAllocs = used.keptAllocs();
+    events = used.events();
+    tasks = used.tasks();
   }
 
   int threadsPerWorker() {

@@ -69,13 +69,13 @@ final class WorkerLayout {
   /** Per node: its task's code; per node + 1 (0: the role thread) and pc: the node a spawn there starts. */
   final Code[] nodeCode;
   final int[][] childAt;
-  final List<String> jobBuffers = new ArrayList<>();
-  final List<String> keptBuffers = new ArrayList<>();
-  final List<String> events = new ArrayList<>();
-  final List<String> tasks = new ArrayList<>();
+  final List<String> jobBuffers;
+  final List<String> keptBuffers;
+  final List<String> events;
+  final List<String> tasks;
   /** Per job or kept buffer: size and async flag of the buffer made by the alloc whose 1-based index the field holds. */
-  final List<List<Alloc>> jobAllocs = new ArrayList<>();
-  final List<List<Alloc>> keptAllocs = new ArrayList<>();
+  final List<List<Alloc>> jobAllocs;
+  final List<List<Alloc>> keptAllocs;
   /** Per task index: its nodes in ordinal order. */
   final int[][] taskNodes;
   final int[] nodeTask;
@@ -110,12 +110,12 @@ final class WorkerLayout {
     tree.nodes().forEach(n -> bodies.add(design.task(n.task()).orElseThrow().body()));
     List<String> resident = design.buffers().stream().map(ResidentBuffer::name).toList();
     RoleResources used = RoleResources.of(design, role, tree);
-    jobBuffers.addAll(used.jobBuffers());
-    used.jobAllocs().forEach(l -> jobAllocs.add(new ArrayList<>(l)));
-    keptBuffers.addAll(used.keptBuffers());
-    used.keptAllocs().forEach(l -> keptAllocs.add(new ArrayList<>(l)));
-    events.addAll(used.events());
-    tasks.addAll(used.tasks());
+    jobBuffers = used.jobBuffers();
+    jobAllocs = used.jobAllocs();
+    keptBuffers = used.keptBuffers();
+    keptAllocs = used.keptAllocs();
+    events = used.events();
+    tasks = used.tasks();
     Code.Names names = new Code.Names() {
       @Override
       public int mutex(String name) {
