@@ -2,7 +2,7 @@ package dev.interlock.cli;
 
 import dev.interlock.gpu.cuda.CudaDevice;
 import dev.interlock.gpu.cuda.KernelScratch;
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;

@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Scheduled;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.design.Design;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;

@@ -7,7 +7,7 @@ import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoD;
 
-import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.workload.NttKind;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;

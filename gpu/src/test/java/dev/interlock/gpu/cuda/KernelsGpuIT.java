@@ -3,7 +3,7 @@ package dev.interlock.gpu.cuda;
 import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.workload.NttKind;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;

@@ -1,7 +1,8 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;

@@ -1,6 +1,7 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.Job;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;

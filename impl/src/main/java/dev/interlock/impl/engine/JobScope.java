@@ -1,9 +1,10 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.api.Job;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;

@@ -1,5 +1,7 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.api.Job;
+
 /**
  * Runs one job on the calling worker thread, passing each step through the worker's probe.
  *

@@ -1,8 +1,8 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;

@@ -1,7 +1,7 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.sync.Mutex;
 import dev.interlock.impl.sync.PermitSemaphore;
 import dev.interlock.impl.sync.StepGate;

@@ -1,6 +1,6 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import java.util.Objects;
 
 /**

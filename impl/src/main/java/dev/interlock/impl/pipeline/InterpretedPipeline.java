@@ -1,10 +1,10 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.engine.Crew;
-import dev.interlock.impl.engine.Job;
+import dev.interlock.impl.api.Job;
 import dev.interlock.impl.engine.JobScope;
 import dev.interlock.impl.engine.Pipeline;
 import dev.interlock.impl.engine.Probe;

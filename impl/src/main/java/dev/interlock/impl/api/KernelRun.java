@@ -1,4 +1,4 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 /** A launched kernel; the launching thread is inside it until {@link #await()} returns. */
 public interface KernelRun {

@@ -1,4 +1,4 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 import java.util.List;
 
@@ -18,14 +18,14 @@ public interface Device extends AutoCloseable {
   /**
    * cudaMalloc ({@code async} false) or cudaMallocAsync from the device's pool.
    *
-   * @throws OutOfDeviceMemoryException when live bytes plus {@code bytes} exceed capacity
+   * @throws dev.interlock.impl.device.OutOfDeviceMemoryException when live bytes plus {@code bytes} exceed capacity
    */
   DeviceBuffer allocate(String owner, String name, long bytes, boolean async);
 
   /**
    * Frees a buffer: plain ones back to the heap, async ones into the pool's cache.
    *
-   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (BAD_FREE) when it is not live
    */
   default void free(DeviceBuffer buffer) {
     free(buffer, buffer == null ? null : buffer.owner());
@@ -35,7 +35,7 @@ public interface Device extends AutoCloseable {
    * Frees a buffer on the stream of thread {@code thread}, which may be another thread than the one that allocated
    * it (a task freeing its job's buffer): async bytes go into that stream's cache.
    *
-   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (BAD_FREE) when it is not live
    */
   void free(DeviceBuffer buffer, String thread);
 
@@ -54,7 +54,7 @@ public interface Device extends AutoCloseable {
   /**
    * Launches a kernel that reads and writes {@code uses}; {@code work} is what it computes.
    *
-   * @throws BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
    */
   KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work);
 

@@ -1,4 +1,4 @@
-package dev.interlock.impl.engine;
+package dev.interlock.impl.api;
 
 import dev.interlock.model.step.Names;
 
