@@ -3,16 +3,16 @@ package dev.interlock.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.model.state.ViolationKind;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
 import dev.interlock.prover.curve.Msm;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.Ntt;
-import dev.interlock.model.state.ViolationKind;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;

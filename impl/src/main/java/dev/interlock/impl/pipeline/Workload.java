@@ -2,8 +2,8 @@ package dev.interlock.impl.pipeline;
 
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
-import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.model.design.Role;
 import java.util.List;
 import java.util.Map;
