@@ -5,6 +5,11 @@ import java.util.List;
 /**
  * A GPU as the engine sees it: device-global memory, kernel launches, synchronization.
  *
+ * <p>It is a contract so that the same pipeline runs on the simulated device, which asks the model
+ * for its rules, and on a real GPU. From a pipeline, wait for the whole device through
+ * {@link Resources#synchronizeDevice()} rather than {@link #synchronize()}, so that a controlled
+ * scheduler sees the wait.
+ *
  * <p>Memory follows the model's rules ({@link dev.interlock.model.state.DeviceMemory}): an allocation fails exactly
  * when live bytes of all threads plus the request exceed capacity; async allocations reuse pool-cached bytes; a plain
  * allocation that does not fit beside the cache makes the driver release the cache; async frees go to the cache of the

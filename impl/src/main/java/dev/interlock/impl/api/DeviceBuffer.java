@@ -6,6 +6,9 @@ import java.util.Objects;
 /**
  * A device allocation: the handle a cudaMalloc returns.
  *
+ * <p>A pipeline keeps it to launch kernels on and to free; the device knows it by its id, and the
+ * model by its name, which is why the name is the design's.
+ *
  * @param id    unique per device, for identity
  * @param owner the thread that allocated it ({@code role#i})
  * @param name  the buffer's name in the design, e.g. {@code staged}
