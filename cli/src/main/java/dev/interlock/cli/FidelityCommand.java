@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;

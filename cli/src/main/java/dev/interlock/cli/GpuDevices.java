@@ -3,7 +3,7 @@ package dev.interlock.cli;
 import dev.interlock.gpu.cuda.CudaDevice;
 import dev.interlock.gpu.cuda.CudaException;
 import dev.interlock.gpu.cuda.KernelScratch;
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 
 /** Opens the CUDA device for a command; a missing GPU, or one that cannot give the budget, is bad input (exit 2). */

@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.engine.Pipeline;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.pipeline.HandWrittenPipelines;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.model.design.Role;

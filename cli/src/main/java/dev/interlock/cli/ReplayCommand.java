@@ -1,8 +1,8 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.engine.Scheduled;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.engine.Scheduled;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;

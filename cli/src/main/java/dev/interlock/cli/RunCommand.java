@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;
@@ -58,7 +58,7 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() {
     Design d = design.load(file);
     var pipelines = durations && pipeline.equals("interpreted")
-        ? (java.util.function.Function<Role, dev.interlock.impl.engine.Pipeline>) r -> new InterpretedPipeline(r, true)
+        ? (java.util.function.Function<Role, dev.interlock.impl.api.Pipeline>) r -> new InterpretedPipeline(r, true)
         : Pipelines.choose(pipeline, d.name());
     if (!device.equals("simulated") && !device.equals("gpu")) {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");

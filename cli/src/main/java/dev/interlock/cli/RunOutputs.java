@@ -1,6 +1,6 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.view.timeline.ChromeTrace;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.interlock.observe;
 
-import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.api.DeviceCall;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

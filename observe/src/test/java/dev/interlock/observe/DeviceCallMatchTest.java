@@ -2,7 +2,7 @@ package dev.interlock.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.api.DeviceCall;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.pipeline.InterpretedPipeline;

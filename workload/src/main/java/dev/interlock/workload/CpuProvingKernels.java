@@ -1,9 +1,9 @@
 package dev.interlock.workload;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.prover.Prover;
 import dev.interlock.prover.curve.G1;

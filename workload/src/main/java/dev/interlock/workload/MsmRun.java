@@ -1,6 +1,6 @@
 package dev.interlock.workload;
 
-import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.prover.curve.G1;
 import java.util.function.Supplier;
 

@@ -1,9 +1,9 @@
 package dev.interlock.workload;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
 import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.curve.G1Bases;
 import java.util.OptionalDouble;

@@ -4,7 +4,7 @@
  * seam through which that work reaches a device (its CPU implementation {@link dev.interlock.workload.CpuProvingKernels},
  * and the GPU backend's CUDA kernels).
  *
- * <p>Conventions: kernels work on the engine's {@link dev.interlock.impl.device.DeviceBuffer}s and are launched through
+ * <p>Conventions: kernels work on the engine's {@link dev.interlock.impl.api.DeviceBuffer}s and are launched through
  * the device's {@code launch}, so they count as running kernels and a freed buffer is USE_AFTER_FREE; scalars are
  * Montgomery-form Fr vectors (the prover's layout); a design step the workload has no stage for is refused when the
  * pipeline binds it, never ignored.

@@ -5,7 +5,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.PointerByReference;
-import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.api.DeviceCall;
 import dev.interlock.impl.device.DeviceCallLog;
 import jcuda.driver.CUmemPool_attribute;
 

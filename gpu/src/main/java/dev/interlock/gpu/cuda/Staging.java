@@ -10,7 +10,7 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
-import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.api.DeviceCall;
 import dev.interlock.impl.device.DeviceCallLog;
 
 import java.nio.ByteOrder;

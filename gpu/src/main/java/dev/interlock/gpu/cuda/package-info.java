@@ -1,5 +1,5 @@
 /**
- * The engine's {@link dev.interlock.impl.device.Device} on a real CUDA GPU, through JCuda's driver
+ * The engine's {@link dev.interlock.impl.api.Device} on a real CUDA GPU, through JCuda's driver
  * API: cuMemAlloc/cuMemFree for plain buffers, the device's default memory pool
  * (cuMemAllocAsync/cuMemFreeAsync on each worker's own stream, release threshold 0 as in CUDA until
  * the design's {@code pool threshold} sets it, cuMemPoolTrimTo) for async ones, cuCtxSynchronize for

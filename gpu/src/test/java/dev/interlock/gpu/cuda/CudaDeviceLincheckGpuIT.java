@@ -2,8 +2,8 @@ package dev.interlock.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.lincheck.DeviceMemorySpec;
 import dev.interlock.impl.lincheck.GpuLincheckRuns;

@@ -3,7 +3,7 @@ package dev.interlock.gpu.cuda;
 import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.DeviceCall;
+import dev.interlock.impl.api.DeviceCall;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.RunReport;

@@ -7,13 +7,13 @@ import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoD;
 
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.workload.NttKind;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
 import dev.interlock.prover.curve.Msm;
 import dev.interlock.prover.field.Fr;
-import dev.interlock.model.design.Sizes;
+import dev.interlock.workload.NttKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

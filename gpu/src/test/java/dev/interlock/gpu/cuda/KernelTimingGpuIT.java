@@ -2,9 +2,9 @@ package dev.interlock.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.device.KernelTiming;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.workload.NttKind;

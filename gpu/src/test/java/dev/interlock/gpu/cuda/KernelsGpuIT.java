@@ -3,8 +3,7 @@ package dev.interlock.gpu.cuda;
 import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.workload.NttKind;
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
 import dev.interlock.prover.curve.G1Limbs;
@@ -12,6 +11,7 @@ import dev.interlock.prover.curve.Msm;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.FrElement;
 import dev.interlock.prover.field.Ntt;
+import dev.interlock.workload.NttKind;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,8 +8,8 @@ import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.model.state.DeviceMemory;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.model.state.ViolationKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.api.DeviceCall;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
 

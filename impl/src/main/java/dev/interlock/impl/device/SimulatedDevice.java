@@ -1,5 +1,10 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.DeviceCall;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.DeviceMemory;
 import java.util.HashMap;

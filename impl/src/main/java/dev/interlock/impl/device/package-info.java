@@ -1,6 +1,7 @@
 /**
- * The device the engine talks to: device-global memory (one heap, one stream-ordered pool),
- * kernels, synchronization.
+ * The devices the engine talks to, behind {@link dev.interlock.impl.api.Device}: the simulated
+ * device (device-global memory as the model has it: one heap, one stream-ordered pool; kernels,
+ * synchronization) and the failures a device reports.
  *
  * <p>Conventions: every failure the model names is a {@link dev.interlock.impl.device.DeviceException}
  * subclass that carries the numbers (an allocation that does not fit is

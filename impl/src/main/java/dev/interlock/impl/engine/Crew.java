@@ -1,8 +1,8 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
 import dev.interlock.model.state.ViolationKind;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,9 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -83,7 +85,7 @@ public final class Engine {
     private final String source;
     private final EventLog log = new EventLog();
     private final WaitRegistry waits = new WaitRegistry();
-    private final Resources resources;
+    private final RunResources resources;
     private final JobLifecycle lifecycle;
     private final RunThreads threads = new RunThreads();
     private final List<Thread> roleThreads = new ArrayList<>();
@@ -95,7 +97,7 @@ public final class Engine {
     private Run(Design design, String source, Function<Role, Pipeline> pipelines, Map<String, List<?>> payloads) {
       this.design = design;
       this.source = source;
-      resources = new Resources(design, device, gate, waits);
+      resources = new RunResources(design, device, gate, waits);
       lifecycle = new JobLifecycle(resources, log, gate, waits, threads, position -> position, this::cutShort, results::add);
       int nextJob = 0;
       for (Role role : design.roles()) {
@@ -113,7 +115,7 @@ public final class Engine {
         }
         Pipeline pipeline = pipelines.apply(role);
         for (int i = 0; i < role.threads(); i++) {
-          Worker worker = lifecycle.roleWorker(role.name() + "#" + i, role.name(), i);
+          EngineWorker worker = lifecycle.roleWorker(role.name() + "#" + i, role.name(), i);
           Thread t = new Thread(() -> work(worker, pipeline, queue, quota), worker.name());
           t.setDaemon(true);
           threads.add(t, worker.probe());
@@ -139,7 +141,7 @@ public final class Engine {
       return log;
     }
 
-    private void work(Worker w, Pipeline pipeline, Queue<Job> queue, int quota) {
+    private void work(EngineWorker w, Pipeline pipeline, Queue<Job> queue, int quota) {
       try {
         for (int k = 0; k < quota; k++) {
           Job job = queue.poll();
@@ -161,13 +163,13 @@ public final class Engine {
      * Runs a job on its role thread (its result comes when it closes); false when the worker must
      * stop (abort, deadlock, or a failure under a controlled gate).
      */
-    private boolean runOne(Worker w, Pipeline pipeline, Job job, boolean last) {
+    private boolean runOne(EngineWorker w, Pipeline pipeline, Job job, boolean last) {
       JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job, last);
       return !ended.cutShort() && !(ended.failed() && gate.controlled());
     }
 
     /** A job cut short: the run was aborted, the watchdog interrupted a wait (a deadlock), or the pipeline failed. */
-    private Optional<JobResult> cutShort(Worker w, Job job, Throwable e) {
+    private Optional<JobResult> cutShort(EngineWorker w, Job job, Throwable e) {
       if (e instanceof RunAborted a) {
         return Optional.of(new JobResult.Aborted(job, w.name(), a.getMessage()));
       }
@@ -179,7 +181,7 @@ public final class Engine {
       return Optional.of(new JobResult.Aborted(job, w.name(), "pipeline error: " + e));
     }
 
-    private void abortRest(Worker w, Queue<Job> queue, int remaining, String why) {
+    private void abortRest(EngineWorker w, Queue<Job> queue, int remaining, String why) {
       for (int i = 0; i < remaining; i++) {
         Job j = queue.poll();
         if (j == null) {

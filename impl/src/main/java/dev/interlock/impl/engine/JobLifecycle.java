@@ -1,6 +1,8 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -26,7 +28,7 @@ final class JobLifecycle {
      * The job's result, asked before the thread's holds are released, so it sees the device as the
      * job left it; empty to let {@code e} (a RuntimeException or an Error) propagate once they are.
      */
-    Optional<JobResult> result(Worker w, Job job, Throwable e);
+    Optional<JobResult> result(EngineWorker w, Job job, Throwable e);
   }
 
   /** Lets anything but a failed step propagate to the caller. */
@@ -41,7 +43,7 @@ final class JobLifecycle {
    */
   record Ended(JobScope scope, boolean cutShort, boolean failed) {}
 
-  private final Resources resources;
+  private final RunResources resources;
   private final EventLog log;
   private final StepGate gate;
   private final WaitRegistry waits;
@@ -57,7 +59,7 @@ final class JobLifecycle {
    * @param cutShort what a job its pipeline ended by throwing becomes
    * @param results  receives each job's result once the job has closed
    */
-  JobLifecycle(Resources resources, EventLog log, StepGate gate, WaitRegistry waits, RunThreads threads,
+  JobLifecycle(RunResources resources, EventLog log, StepGate gate, WaitRegistry waits, RunThreads threads,
       UnaryOperator<String> leakStep, CutShort cutShort, Consumer<JobResult> results) {
     this.resources = resources;
     this.log = log;
@@ -70,13 +72,13 @@ final class JobLifecycle {
   }
 
   /** A probe for thread {@code name} of this run. */
-  Probe probe(String name) {
-    return new Probe(name, gate, log, resources.device(), waits);
+  RecordingProbe probe(String name) {
+    return new RecordingProbe(name, gate, log, resources.device(), waits);
   }
 
   /** A role thread of this run, the first of its crew. */
-  Worker roleWorker(String name, String role, int index) {
-    return new Worker(name, role, index, probe(name), resources, new Crew(name, resources.device()));
+  EngineWorker roleWorker(String name, String role, int index) {
+    return new EngineWorker(name, role, index, probe(name), resources, new Crew(name, resources.device()));
   }
 
   /**
@@ -85,8 +87,8 @@ final class JobLifecycle {
    * else the pipeline throws goes to {@link CutShort}. Returns when the role thread has left the
    * job, which may be before the job's tasks have ended.
    */
-  Ended run(Worker w, Pipeline pipeline, Job job, boolean lastJob) {
-    JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline.scopesBuffers(),
+  Ended run(EngineWorker w, Pipeline pipeline, Job job, boolean lastJob) {
+    JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline instanceof ScopedPipeline,
         new Await(gate, waits));
     w.enter(scope);
     w.probe().rearm(job.id(), scope);
@@ -121,8 +123,8 @@ final class JobLifecycle {
   }
 
   /** Starts task thread {@code name} of {@code scope}'s job, which runs {@code body} on a worker of its own. */
-  void startTask(JobScope scope, Worker owner, String name, Consumer<Worker> body) {
-    Worker tw = new Worker(name, owner.role(), owner.index(), probe(name), resources, owner.crew());
+  void startTask(JobScope scope, EngineWorker owner, String name, Consumer<EngineWorker> body) {
+    EngineWorker tw = new EngineWorker(name, owner.role(), owner.index(), probe(name), resources, owner.crew());
     tw.enter(scope);
     tw.probe().rearm(scope.job().id(), scope);
     gate.starting(name);
@@ -133,7 +135,7 @@ final class JobLifecycle {
   }
 
   /** A task thread's life: its body once, then its part of the job ends, whatever happened. */
-  private void runTask(Worker tw, JobScope scope, Consumer<Worker> body) {
+  private void runTask(EngineWorker tw, JobScope scope, Consumer<EngineWorker> body) {
     Job job = scope.job();
     try {
       body.accept(tw);
@@ -157,7 +159,7 @@ final class JobLifecycle {
   }
 
   /** Thread w ends its part of the job normally (when its last step has not already done so). */
-  private static void leave(Worker w, JobScope scope) {
+  private static void leave(EngineWorker w, JobScope scope) {
     JobScope.Closing c = scope.end(w.name(), w.probe().position());
     if (c != null) {
       c.finish();
@@ -165,7 +167,7 @@ final class JobLifecycle {
   }
 
   /** Thread w leaves a failed job: it releases its mutexes and permits, then ends its part. */
-  private void unwind(Worker w, JobScope scope) {
+  private void unwind(EngineWorker w, JobScope scope) {
     resources.releaseLocksOfCurrentThread();
     leave(w, scope);
   }

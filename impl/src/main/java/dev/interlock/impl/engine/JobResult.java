@@ -1,6 +1,7 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.state.Violation;
 import java.util.Objects;
 

@@ -1,9 +1,10 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.MemoryInfo;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
@@ -32,7 +33,7 @@ import java.util.function.Supplier;
  */
 public final class JobScope {
   private final JobLifecycle life;
-  private final Worker owner;
+  private final EngineWorker owner;
   private final Job job;
   private final int number;
   private final boolean lastJob;
@@ -59,7 +60,7 @@ public final class JobScope {
    * @param scoped  whether the pipeline registers the job's buffers here (the interpreter); else the
    *                role thread's live buffers on the device are the job's
    */
-  JobScope(JobLifecycle life, Worker owner, Job job, int number, boolean lastJob, boolean scoped, Await changes) {
+  JobScope(JobLifecycle life, EngineWorker owner, Job job, int number, boolean lastJob, boolean scoped, Await changes) {
     this.life = life;
     this.owner = owner;
     this.job = job;
@@ -157,7 +158,7 @@ public final class JobScope {
    * The step {@code spawn T}: starts thread {@code thread}, which runs {@code body} once as a task of
    * this job, sharing its buffers and events.
    */
-  public void spawn(String thread, String task, Consumer<Worker> body) {
+  public void spawn(String thread, String task, Consumer<EngineWorker> body) {
     synchronized (this) {
       if (closed) {
         throw new IllegalStateException(label() + " has closed: it cannot spawn " + thread);

@@ -1,6 +1,6 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.trace.Trace;
 import java.util.List;
 import java.util.Objects;

@@ -9,11 +9,11 @@ import java.util.List;
  */
 final class RunThreads {
   /** A thread and its probe. */
-  record Entry(Thread thread, Probe probe) {}
+  record Entry(Thread thread, RecordingProbe probe) {}
 
   private final List<Entry> entries = new ArrayList<>();
 
-  synchronized void add(Thread thread, Probe probe) {
+  synchronized void add(Thread thread, RecordingProbe probe) {
     entries.add(new Entry(thread, probe));
   }
 

@@ -1,6 +1,7 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.model.check.Schedules;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;

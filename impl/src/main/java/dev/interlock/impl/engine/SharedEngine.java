@@ -1,6 +1,8 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.model.design.Design;
@@ -31,16 +33,16 @@ public final class SharedEngine {
   private final EventLog log = new EventLog();
   private final WaitRegistry waits = new WaitRegistry();
   private final RunThreads threads = new RunThreads();
-  private final Resources resources;
+  private final RunResources resources;
   private final JobLifecycle lifecycle;
   private final Map<String, Pipeline> pipelines = new LinkedHashMap<>();
   private final Map<String, Integer> workersPerRole = new HashMap<>();
-  private final ThreadLocal<Worker> worker = new ThreadLocal<>();
+  private final ThreadLocal<EngineWorker> worker = new ThreadLocal<>();
   private int nextJob;
 
   public SharedEngine(Design design, Device device, Function<Role, Pipeline> pipelines) {
     this.device = device;
-    this.resources = new Resources(design, device, StepGate.FREE, waits);
+    this.resources = new RunResources(design, device, StepGate.FREE, waits);
     this.lifecycle = new JobLifecycle(resources, log, StepGate.FREE, waits, threads, position -> END_OF_JOB,
         JobLifecycle.PROPAGATE, r -> {});
     for (Role r : design.roles()) {
@@ -59,7 +61,7 @@ public final class SharedEngine {
    * once the thread's holds are released.
    */
   public JobResult run(String role) {
-    Worker w = workerFor(role);
+    EngineWorker w = workerFor(role);
     return lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null), false).scope().result().join();
   }
 
@@ -88,8 +90,8 @@ public final class SharedEngine {
     return device;
   }
 
-  private Worker workerFor(String role) {
-    Worker w = worker.get();
+  private EngineWorker workerFor(String role) {
+    EngineWorker w = worker.get();
     if (w != null) {
       if (!w.role().equals(role)) {
         throw new IllegalStateException(w.name() + " cannot run a job of role " + role);

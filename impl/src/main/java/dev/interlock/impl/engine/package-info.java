@@ -1,6 +1,6 @@
 /**
  * The engine: worker threads per role take jobs from a queue and run each through a pipeline;
- * every step goes through a {@link dev.interlock.impl.engine.Probe}, which passes the step gate and
+ * every step goes through a {@link dev.interlock.impl.engine.RecordingProbe}, which passes the step gate and
  * records an {@link dev.interlock.impl.engine.Event} in the model's vocabulary.
  *
  * <p>Conventions: a job ends {@code Completed}, {@code Failed} (with the step, thread, verdict and

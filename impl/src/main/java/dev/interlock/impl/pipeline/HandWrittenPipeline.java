@@ -1,34 +1,30 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.engine.Pipeline;
-import dev.interlock.impl.engine.Resources;
-import dev.interlock.impl.engine.Worker;
-import dev.interlock.model.step.Alloc;
-import dev.interlock.model.step.Cpu;
-import dev.interlock.model.step.Free;
-import dev.interlock.model.step.Kernel;
-import dev.interlock.model.step.Lock;
-import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Unlock;
-import java.util.List;
+import dev.interlock.impl.api.Pipeline;
+import dev.interlock.impl.api.Resources;
+import dev.interlock.impl.api.Worker;
+import dev.interlock.model.design.Sizes;
 import java.util.function.Function;
 
-/** What the hand-written pipelines share: their steps, sizes, the per-run lookup of their locks, and the empty work. */
+/**
+ * What the hand-written pipelines but single-lock share: their steps as design text, sizes, the per-run lookup of
+ * their locks, and the empty work.
+ */
 abstract class HandWrittenPipeline<L> implements Pipeline {
   static final String COMPUTE_MTX = "compute_mtx";
-  static final Cpu SYNTHESIZE = new Cpu("synthesize");
-  static final Step LOCK_COMPUTE = lock(COMPUTE_MTX);
-  static final Step UNLOCK_COMPUTE = unlock(COMPUTE_MTX);
-  static final Kernel NTT_MSM = new Kernel("ntt_msm", List.of("staged", "scratch"));
-  static final Step FREE_SCRATCH = new Free("scratch");
-  static final Step FREE_STAGED = new Free("staged");
-  static final Cpu B_G2_MSM = new Cpu("b_g2_msm");
-  static final Cpu EPILOGUE = new Cpu("epilogue");
+  static final String SYNTHESIZE = "cpu synthesize";
+  static final String LOCK_COMPUTE = lock(COMPUTE_MTX);
+  static final String UNLOCK_COMPUTE = unlock(COMPUTE_MTX);
+  static final String NTT_MSM = "kernel ntt_msm uses staged scratch";
+  static final String FREE_SCRATCH = "free scratch";
+  static final String FREE_STAGED = "free staged";
+  static final String B_G2_MSM = "cpu b_g2_msm";
+  static final String EPILOGUE = "cpu epilogue";
 
   final long stagedBytes;
   final long scratchBytes;
-  final Step allocStaged;
-  final Step allocScratch;
+  final String allocStaged;
+  final String allocScratch;
 
   private final Function<Resources, L> lookUp;
 
@@ -40,19 +36,19 @@ abstract class HandWrittenPipeline<L> implements Pipeline {
   HandWrittenPipeline(long stagedBytes, long scratchBytes, Function<Resources, L> lookUp) {
     this.stagedBytes = HandWrittenPipelines.positive("staged", stagedBytes);
     this.scratchBytes = HandWrittenPipelines.positive("scratch", scratchBytes);
-    this.allocStaged = new Alloc("staged", stagedBytes, false);
-    this.allocScratch = new Alloc("scratch", scratchBytes, false);
+    this.allocStaged = "alloc staged " + Sizes.format(stagedBytes);
+    this.allocScratch = "alloc scratch " + Sizes.format(scratchBytes);
     this.lookUp = lookUp;
   }
 
   /** The step {@code lock MUTEX}. */
-  static Step lock(String mutex) {
-    return new Lock(mutex);
+  static String lock(String mutex) {
+    return "lock " + mutex;
   }
 
   /** The step {@code unlock MUTEX}. */
-  static Step unlock(String mutex) {
-    return new Unlock(mutex);
+  static String unlock(String mutex) {
+    return "unlock " + mutex;
   }
 
   /** The locks of {@code w}'s run, looked up on the run's first job. */

@@ -1,6 +1,6 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.engine.Pipeline;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.model.design.Role;
 import java.util.List;
 import java.util.Optional;

@@ -1,15 +1,16 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.Worker;
 import dev.interlock.impl.engine.Crew;
-import dev.interlock.impl.engine.Job;
+import dev.interlock.impl.engine.EngineWorker;
 import dev.interlock.impl.engine.JobScope;
-import dev.interlock.impl.engine.Pipeline;
-import dev.interlock.impl.engine.Probe;
-import dev.interlock.impl.engine.Resources;
-import dev.interlock.impl.engine.Worker;
+import dev.interlock.impl.engine.RecordingProbe;
+import dev.interlock.impl.engine.RunResources;
+import dev.interlock.impl.engine.ScopedPipeline;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.SpawnTree;
@@ -17,22 +18,22 @@ import dev.interlock.model.design.Task;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
-import dev.interlock.model.step.Wait;
-import dev.interlock.model.step.Signal;
-import dev.interlock.model.step.Join;
-import dev.interlock.model.step.Spawn;
-import dev.interlock.model.step.IfFree;
-import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,12 +47,12 @@ import java.util.Set;
  * <p>Buffer names are per job, as the design language says: the job's buffers live in its
  * {@link JobScope}, which its tasks share; kept buffers ({@code alloc B SIZE keep}) belong to the
  * role thread's {@link Crew}, device buffers ({@code buffer NAME SIZE}) to the run's
- * {@link Resources}. {@code spawn T} starts task T's body on a thread of its own, named as the model
+ * {@link RunResources}. {@code spawn T} starts task T's body on a thread of its own, named as the model
  * names it ({@link SpawnTree}). With {@code honorDurations}, {@code cpu} and {@code kernel} steps
  * spend their {@code for} duration (sleeping stands in for the work, so timing runs look like the
  * real thing).
  */
-public final class InterpretedPipeline implements Pipeline {
+public final class InterpretedPipeline implements ScopedPipeline {
   private final Role role;
   private final boolean honorDurations;
   private final Workload workload;
@@ -117,12 +118,8 @@ public final class InterpretedPipeline implements Pipeline {
   }
 
   @Override
-  public boolean scopesBuffers() {
-    return true;
-  }
-
-  @Override
-  public Object runJob(Worker w, Job job) {
+  public Object runJob(Worker worker, Job job) {
+    EngineWorker w = EngineWorker.of(worker);
     Workload.JobState state = workload.start(job);
     new Executor(w, state, plan(w.resources().design()), -1).run(role.body(), 0, true);
     return state.result();
@@ -130,9 +127,9 @@ public final class InterpretedPipeline implements Pipeline {
 
   /** One thread's execution of its body in one job: the role thread's (node -1), or a task's. */
   private final class Executor implements Step.Visitor<Void> {
-    private final Worker w;
-    private final Probe probe;
-    private final Resources res;
+    private final EngineWorker w;
+    private final RecordingProbe probe;
+    private final RunResources res;
     private final Device device;
     private final JobScope job;
     private final Crew crew;
@@ -144,7 +141,7 @@ public final class InterpretedPipeline implements Pipeline {
     /** Whether the step being run is the last of this thread's body. */
     private boolean last;
 
-    Executor(Worker w, Workload.JobState state, Plan plan, int node) {
+    Executor(EngineWorker w, Workload.JobState state, Plan plan, int node) {
       this.w = w;
       this.probe = w.probe();
       this.res = w.resources();

@@ -1,18 +1,14 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.engine.Job;
-import dev.interlock.impl.engine.Probe;
-import dev.interlock.impl.engine.Resources;
-import dev.interlock.impl.engine.Worker;
-import dev.interlock.impl.sync.PermitSemaphore;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.Probe;
+import dev.interlock.impl.api.Resources;
+import dev.interlock.impl.api.Semaphore;
+import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
-import dev.interlock.model.step.Acquire;
-import dev.interlock.model.step.Kernel;
-import dev.interlock.model.step.Release;
-import dev.interlock.model.step.Step;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
@@ -26,16 +22,16 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   public static final int DEFAULT_UNITS = 14;
 
   private static final String VRAM_UNITS = "vram_units";
-  private static final Kernel H2D = new Kernel("h2d", List.of("staged"));
+  private static final String H2D = "kernel h2d uses staged";
 
   private final int units;
-  private final Step acquireUnits;
-  private final Step releaseUnits;
+  private final String acquireUnits;
+  private final String releaseUnits;
 
   /** The run's compute_mtx and vram_units. */
   static final class Shared {
     final Lock computeMtx;
-    final PermitSemaphore vramUnits;
+    final Semaphore vramUnits;
 
     Shared(Resources resources) {
       this.computeMtx = resources.mutex(COMPUTE_MTX);
@@ -51,8 +47,8 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   public ReservationPipeline(long stagedBytes, long scratchBytes, int units) {
     super(stagedBytes, scratchBytes, Shared::new);
     this.units = (int) HandWrittenPipelines.positive("units", units);
-    this.acquireUnits = new Acquire(VRAM_UNITS, this.units);
-    this.releaseUnits = new Release(VRAM_UNITS, this.units);
+    this.acquireUnits = "acquire " + VRAM_UNITS + " " + this.units;
+    this.releaseUnits = "release " + VRAM_UNITS + " " + this.units;
   }
 
   @Override
@@ -61,7 +57,7 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
     Device device = w.device();
     Shared s = locks(w);
     Lock computeMtx = s.computeMtx;
-    PermitSemaphore vramUnits = s.vramUnits;
+    Semaphore vramUnits = s.vramUnits;
 
     probe.interval(SYNTHESIZE, this::synthesize);
     probe.step(acquireUnits, () -> vramUnits.acquire(units));

@@ -1,11 +1,11 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.engine.Job;
-import dev.interlock.impl.engine.Probe;
-import dev.interlock.impl.engine.Worker;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.Probe;
+import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
 import java.util.List;
 import java.util.concurrent.locks.Lock;

@@ -1,14 +1,13 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.engine.Job;
-import dev.interlock.impl.engine.Probe;
-import dev.interlock.impl.engine.Resources;
-import dev.interlock.impl.engine.Worker;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.Probe;
+import dev.interlock.impl.api.Resources;
+import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
-import dev.interlock.model.step.Step;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
 
@@ -20,8 +19,8 @@ public final class TwoLockPipeline extends HandWrittenPipeline<TwoLockPipeline.L
   public static final long DEFAULT_SCRATCH = 2 * Sizes.GIB;
 
   private static final String MEM_MTX = "mem_mtx";
-  private static final Step LOCK_MEM = lock(MEM_MTX);
-  private static final Step UNLOCK_MEM = unlock(MEM_MTX);
+  private static final String LOCK_MEM = lock(MEM_MTX);
+  private static final String UNLOCK_MEM = unlock(MEM_MTX);
 
   /** The run's mem_mtx and compute_mtx. */
   static final class Locks {

@@ -1,9 +1,9 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
-import dev.interlock.impl.engine.Job;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Job;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.model.design.Role;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.DeviceMemory;
 import dev.interlock.model.state.ViolationKind;

@@ -2,7 +2,8 @@ package dev.interlock.impl.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.MemoryInfo;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.pipeline.SingleLockPipeline;

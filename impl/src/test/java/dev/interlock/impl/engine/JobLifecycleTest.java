@@ -3,7 +3,8 @@ package dev.interlock.impl.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.MemoryInfo;
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.sync.StepGate;
@@ -122,7 +123,7 @@ class JobLifecycleTest {
           unlock m
         """);
     Function<Role, Pipeline> broken = role -> (w, job) -> {
-      w.probe().step(TestDesigns.step("lock m"), () -> w.resources().mutex("m").lock());
+      w.probe().step("lock m", () -> w.resources().mutex("m").lock());
       throw new IllegalStateException("broken pipeline");
     };
 

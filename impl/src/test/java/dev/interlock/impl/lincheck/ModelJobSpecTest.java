@@ -2,7 +2,7 @@ package dev.interlock.impl.lincheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.SharedEngine;
 import dev.interlock.impl.pipeline.InterpretedPipeline;

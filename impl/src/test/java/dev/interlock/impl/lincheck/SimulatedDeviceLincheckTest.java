@@ -2,9 +2,9 @@ package dev.interlock.impl.lincheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.device.KernelRun;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.model.design.Sizes;

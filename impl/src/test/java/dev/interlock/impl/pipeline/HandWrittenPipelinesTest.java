@@ -3,11 +3,11 @@ package dev.interlock.impl.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
-import dev.interlock.impl.engine.Pipeline;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.impl.engine.Scheduled;
 import dev.interlock.impl.sync.StepGate;

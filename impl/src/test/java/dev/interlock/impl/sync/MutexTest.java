@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class MutexTest {
   private final WaitRegistry waits = new WaitRegistry();
-  private final Mutex m = new Mutex("m", StepGate.FREE, waits);
+  private final GatedMutex m = new GatedMutex("m", StepGate.FREE, waits);
   private final String me = Thread.currentThread().getName();
 
   @Test
@@ -178,7 +178,7 @@ class MutexTest {
       @Override
       public void finished() {}
     };
-    Mutex cm = new Mutex("cm", gate, waits);
+    GatedMutex cm = new GatedMutex("cm", gate, waits);
     cm.lock();
     AtomicReference<Throwable> error = new AtomicReference<>();
     Thread waiter = new Thread(() -> {
@@ -281,7 +281,7 @@ class MutexTest {
   @Test
   void underAControlledGateLockInterruptiblyReportsBlockedInsteadOfParking() throws Exception {
     HandGate gate = new HandGate();
-    Mutex cm = new Mutex("cm", gate, waits);
+    GatedMutex cm = new GatedMutex("cm", gate, waits);
     cm.lock();
     AtomicReference<Throwable> error = new AtomicReference<>();
     AtomicReference<String> ownerInside = new AtomicReference<>();
@@ -313,7 +313,7 @@ class MutexTest {
   @Test
   void underAControlledGateAnInterruptEndsLockInterruptiblyAtItsNextTry() throws Exception {
     HandGate gate = new HandGate();
-    Mutex cm = new Mutex("cm", gate, waits);
+    GatedMutex cm = new GatedMutex("cm", gate, waits);
     cm.lock();
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     Thread waiter = new Thread(() -> {

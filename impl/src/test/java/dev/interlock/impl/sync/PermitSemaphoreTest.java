@@ -19,13 +19,13 @@ class PermitSemaphoreTest {
   private final WaitRegistry waits = new WaitRegistry();
   private final String me = Thread.currentThread().getName();
 
-  private PermitSemaphore semaphore(int permits) {
-    return new PermitSemaphore("s", permits, StepGate.FREE, waits);
+  private GatedSemaphore semaphore(int permits) {
+    return new GatedSemaphore("s", permits, StepGate.FREE, waits);
   }
 
   @Test
   void acquireAndReleaseCountPerThread() {
-    PermitSemaphore s = semaphore(5);
+    GatedSemaphore s = semaphore(5);
     assertThat(s.name()).isEqualTo("s");
     s.acquire(3);
     s.acquire(1);
@@ -41,7 +41,7 @@ class PermitSemaphoreTest {
 
   @Test
   void releasingMoreThanHeldIsReleaseExcessAndChangesNothing() {
-    PermitSemaphore s = semaphore(3);
+    GatedSemaphore s = semaphore(3);
     s.acquire(1);
     SyncException e = catchThrowableOfType(SyncException.class, () -> s.release(2));
     assertThat(e.kind()).isEqualTo(ViolationKind.RELEASE_EXCESS);
@@ -56,7 +56,7 @@ class PermitSemaphoreTest {
 
   @Test
   void permitsHeldByAnotherThreadCannotBeReleasedHere() throws Exception {
-    PermitSemaphore s = semaphore(3);
+    GatedSemaphore s = semaphore(3);
     s.acquire(2);
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     AtomicInteger otherHeld = new AtomicInteger(-1);
@@ -80,7 +80,7 @@ class PermitSemaphoreTest {
 
   @Test
   void acquireTakesAllPermitsAtOnceAndWakesUpWhenEnoughAreReleased() throws Exception {
-    PermitSemaphore s = semaphore(3);
+    GatedSemaphore s = semaphore(3);
     s.acquire(2);
     CountDownLatch acquired = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
@@ -118,7 +118,7 @@ class PermitSemaphoreTest {
 
   @Test
   void aSemaphoreWithNoPermitsBlocksUntilInterrupted() throws Exception {
-    PermitSemaphore s = semaphore(0);
+    GatedSemaphore s = semaphore(0);
     AtomicReference<Throwable> thrown = new AtomicReference<>();
     Thread waiter = new Thread(() -> {
       try {
@@ -138,7 +138,7 @@ class PermitSemaphoreTest {
 
   @Test
   void aQueuedAcquireWhoseRequestFitsGetsThroughAheadOfALargerOneQueuedFirst() throws Exception {
-    PermitSemaphore s = semaphore(12);
+    GatedSemaphore s = semaphore(12);
     s.acquire(12);
     AtomicReference<Throwable> error = new AtomicReference<>();
     CountDownLatch bigAcquired = new CountDownLatch(1);
@@ -188,7 +188,7 @@ class PermitSemaphoreTest {
   @Test
   void underAControlledGateAnAcquireThatCannotProceedReportsBlockedInsteadOfParking() throws Exception {
     HandGate gate = new HandGate();
-    PermitSemaphore s = new PermitSemaphore("cs", 3, gate, waits);
+    GatedSemaphore s = new GatedSemaphore("cs", 3, gate, waits);
     s.acquire(2);
     AtomicReference<Throwable> error = new AtomicReference<>();
     AtomicInteger held = new AtomicInteger(-1);
@@ -219,7 +219,7 @@ class PermitSemaphoreTest {
   }
 
   /** Waits until {@code t} is parked in an acquire of {@code s} as {@code what}, the {@code queued}th waiter. */
-  private void awaitQueued(PermitSemaphore s, Thread t, String what, int queued) {
+  private void awaitQueued(GatedSemaphore s, Thread t, String what, int queued) {
     awaitWaitingOn(waits, t, what);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (s.waiting() != queued) {
@@ -232,7 +232,7 @@ class PermitSemaphoreTest {
   @Test
   void badArguments() {
     assertThatThrownBy(() -> semaphore(-1)).isInstanceOf(IllegalArgumentException.class);
-    PermitSemaphore s = semaphore(1);
+    GatedSemaphore s = semaphore(1);
     assertThatThrownBy(() -> s.acquire(0)).isInstanceOf(IllegalArgumentException.class);
     assertThat(s.available()).isOne();
     assertThatThrownBy(() -> new SyncException(ViolationKind.OOM, "x")).isInstanceOf(IllegalArgumentException.class);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.interlock.impl.device.KernelTiming;
+import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.impl.engine.RunReport;
 import java.math.BigDecimal;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.interlock.view.timeline;
 
-import dev.interlock.impl.device.KernelTiming;
+import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.LockHolds;
 import dev.interlock.impl.engine.RunReport;

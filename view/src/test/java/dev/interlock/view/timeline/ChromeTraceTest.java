@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.interlock.impl.device.KernelTiming;
+import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;

@@ -1,10 +1,13 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 import dev.interlock.model.step.Names;
 import java.util.Objects;
 
 /**
  * A device allocation: the handle a cudaMalloc returns.
+ *
+ * <p>A pipeline keeps it to launch kernels on and to free; the device knows it by its id, and the
+ * model by its name, which is why the name is the design's.
  *
  * @param id    unique per device, for identity
  * @param owner the thread that allocated it ({@code role#i})

@@ -1,8 +1,9 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.MemoryInfo;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.MemoryInfo;
+import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
@@ -13,33 +14,36 @@ import dev.interlock.model.state.Violation;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
-import dev.interlock.model.step.Wait;
-import dev.interlock.model.step.Signal;
-import dev.interlock.model.step.Join;
-import dev.interlock.model.step.Spawn;
-import dev.interlock.model.step.IfFree;
-import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Release;
+import dev.interlock.model.step.Signal;
+import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Sync;
+import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
+import dev.interlock.model.step.Wait;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The step boundary of one worker thread: every step passes the gate, runs, and is recorded.
+ * The engine's {@link Probe}: the step boundary of one worker thread, where every step passes the gate, runs, and
+ * is recorded.
  *
  * <p>Pipelines wrap each step of their work in a probe call that names the design's step
- * ({@code alloc staged 12GiB}), which is what ties real code to the model. Once a
+ * ({@code alloc staged 12GiB}), which is what ties real code to the model: as text (the {@link Probe} methods,
+ * parsed once per text by the design language's parser), or as the model's {@link Step} (the methods the design
+ * interpreter, which has its steps parsed already, calls; they stay off the api so that it needs no model types). Once a
  * step has failed or the run was aborted, the probe turns silent: the pipeline's cleanup code
  * (finally blocks) runs its operations directly, unrecorded, as they are not part of the trace.
  */
-public final class Probe {
+public final class RecordingProbe implements Probe {
   private final String thread;
   private final StepGate gate;
   private final EventLog log;
@@ -55,12 +59,37 @@ public final class Probe {
   private Phase branch;
   private long freeRead;
 
-  Probe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits) {
+  RecordingProbe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits) {
     this.thread = thread;
     this.gate = gate;
     this.log = log;
     this.device = device;
     this.waits = waits;
+  }
+
+  @Override
+  public void step(String step, Runnable op) {
+    step(StepTexts.step(step), op);
+  }
+
+  @Override
+  public <T> T step(String step, Supplier<T> op) {
+    return step(StepTexts.step(step), op);
+  }
+
+  @Override
+  public <T> T begin(String step, Supplier<T> op) {
+    return begin(StepTexts.interval(step), op);
+  }
+
+  @Override
+  public void end(String step, Runnable op) {
+    end(StepTexts.interval(step), op);
+  }
+
+  @Override
+  public void interval(String step, Runnable work) {
+    interval(StepTexts.cpu(step), work);
   }
 
   /** A step that is not an interval. */
@@ -297,11 +326,13 @@ public final class Probe {
   }
 
   /** The thread's name, {@code role#i} or {@code role#i/TASK@J}. */
+  @Override
   public String thread() {
     return thread;
   }
 
   /** Whether a step failed or the run was aborted: the job is unwinding. */
+  @Override
   public boolean silent() {
     return silent;
   }

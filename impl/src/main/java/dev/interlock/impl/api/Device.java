@@ -1,9 +1,14 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 import java.util.List;
 
 /**
  * A GPU as the engine sees it: device-global memory, kernel launches, synchronization.
+ *
+ * <p>It is a contract so that the same pipeline runs on the simulated device, which asks the model
+ * for its rules, and on a real GPU. From a pipeline, wait for the whole device through
+ * {@link Resources#synchronizeDevice()} rather than {@link #synchronize()}, so that a controlled
+ * scheduler sees the wait.
  *
  * <p>Memory follows the model's rules ({@link dev.interlock.model.state.DeviceMemory}): an allocation fails exactly
  * when live bytes of all threads plus the request exceed capacity; async allocations reuse pool-cached bytes; a plain
@@ -18,14 +23,14 @@ public interface Device extends AutoCloseable {
   /**
    * cudaMalloc ({@code async} false) or cudaMallocAsync from the device's pool.
    *
-   * @throws OutOfDeviceMemoryException when live bytes plus {@code bytes} exceed capacity
+   * @throws dev.interlock.impl.device.OutOfDeviceMemoryException when live bytes plus {@code bytes} exceed capacity
    */
   DeviceBuffer allocate(String owner, String name, long bytes, boolean async);
 
   /**
    * Frees a buffer: plain ones back to the heap, async ones into the pool's cache.
    *
-   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (BAD_FREE) when it is not live
    */
   default void free(DeviceBuffer buffer) {
     free(buffer, buffer == null ? null : buffer.owner());
@@ -35,7 +40,7 @@ public interface Device extends AutoCloseable {
    * Frees a buffer on the stream of thread {@code thread}, which may be another thread than the one that allocated
    * it (a task freeing its job's buffer): async bytes go into that stream's cache.
    *
-   * @throws BufferNotLiveException (BAD_FREE) when it is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (BAD_FREE) when it is not live
    */
   void free(DeviceBuffer buffer, String thread);
 
@@ -54,7 +59,7 @@ public interface Device extends AutoCloseable {
   /**
    * Launches a kernel that reads and writes {@code uses}; {@code work} is what it computes.
    *
-   * @throws BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
+   * @throws dev.interlock.impl.device.BufferNotLiveException (USE_AFTER_FREE) when a used buffer is not live
    */
   KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work);
 

@@ -1,13 +1,13 @@
 package dev.interlock.impl.sync;
 
+import dev.interlock.impl.api.Mutex;
 import dev.interlock.model.state.ViolationKind;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.Lock;
 
 /**
- * A non-reentrant mutex, as a {@link Lock}: code uses it like a ReentrantLock.
+ * The engine's {@link Mutex}: a non-reentrant lock whose waits go through the step gate, used like a ReentrantLock.
  *
  * <p>Non-reentrant because the designs' mutexes are (std::mutex in the prover): locking it again
  * from its owner is a deadlock, reported at once as {@link SyncException} (DEADLOCK) rather than
@@ -19,19 +19,20 @@ import java.util.concurrent.locks.Lock;
  * {@link #tryLock(long, TimeUnit)} and {@link #newCondition()} throw UnsupportedOperationException:
  * a pipeline using them could not be checked against its design.
  */
-public final class Mutex implements Lock {
+public final class GatedMutex implements Mutex {
   private final String name;
   private final StepGate gate;
   private final WaitRegistry waits;
   private final Semaphore permit = new Semaphore(1, true);
   private volatile Thread owner;
 
-  public Mutex(String name, StepGate gate, WaitRegistry waits) {
+  public GatedMutex(String name, StepGate gate, WaitRegistry waits) {
     this.name = name;
     this.gate = gate;
     this.waits = waits;
   }
 
+  @Override
   public String name() {
     return name;
   }
@@ -90,6 +91,7 @@ public final class Mutex implements Lock {
   }
 
   /** Whether the calling thread holds it. */
+  @Override
   public boolean heldByCurrentThread() {
     return owner == Thread.currentThread();
   }

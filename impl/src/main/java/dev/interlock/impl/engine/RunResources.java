@@ -1,9 +1,10 @@
 package dev.interlock.impl.engine;
 
-import dev.interlock.impl.device.Device;
-import dev.interlock.impl.device.DeviceBuffer;
-import dev.interlock.impl.sync.Mutex;
-import dev.interlock.impl.sync.PermitSemaphore;
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.Resources;
+import dev.interlock.impl.sync.GatedMutex;
+import dev.interlock.impl.sync.GatedSemaphore;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.impl.sync.WorkerInterrupted;
@@ -15,14 +16,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What the threads of one run share: the design, the device with its device buffers, and the
- * design's mutexes and semaphores, by name.
+ * The engine's {@link Resources}: what the threads of one run share, the design, the device with its device
+ * buffers, and the design's mutexes and semaphores, by name.
  *
  * <p>Making it sets the pool's release threshold ({@code pool threshold}) and allocates the device
  * buffers ({@code buffer NAME SIZE}), before any thread runs; {@link #releaseDeviceBuffers()} frees
  * them at the run's end.
  */
-public final class Resources {
+public final class RunResources implements Resources {
   /** The owner of device buffers on the device: no thread, since they belong to the whole run. */
   public static final String DEVICE_BUFFERS = "device";
 
@@ -30,21 +31,21 @@ public final class Resources {
   private final Device device;
   private final StepGate gate;
   private final WaitRegistry waits;
-  private final Map<String, Mutex> mutexes = new LinkedHashMap<>();
-  private final Map<String, PermitSemaphore> semaphores = new LinkedHashMap<>();
+  private final Map<String, GatedMutex> mutexes = new LinkedHashMap<>();
+  private final Map<String, GatedSemaphore> semaphores = new LinkedHashMap<>();
   /** Made before any thread runs and never changed: read without a lock. */
   private final Map<String, DeviceBuffer> deviceBuffers;
 
-  Resources(Design design, Device device, StepGate gate, WaitRegistry waits) {
+  RunResources(Design design, Device device, StepGate gate, WaitRegistry waits) {
     this.design = design;
     this.device = device;
     this.gate = gate;
     this.waits = waits;
     for (String m : design.mutexes()) {
-      mutexes.put(m, new Mutex(m, gate, waits));
+      mutexes.put(m, new GatedMutex(m, gate, waits));
     }
     for (Semaphore s : design.semaphores()) {
-      semaphores.put(s.name(), new PermitSemaphore(s.name(), s.permits(), gate, waits));
+      semaphores.put(s.name(), new GatedSemaphore(s.name(), s.permits(), gate, waits));
     }
     device.poolThreshold(design.poolThreshold());
     Map<String, DeviceBuffer> made = new LinkedHashMap<>();
@@ -59,13 +60,15 @@ public final class Resources {
     return design;
   }
 
+  @Override
   public Device device() {
     return device;
   }
 
   /** The mutex called {@code name}. */
-  public Mutex mutex(String name) {
-    Mutex m = mutexes.get(name);
+  @Override
+  public GatedMutex mutex(String name) {
+    GatedMutex m = mutexes.get(name);
     if (m == null) {
       throw new IllegalArgumentException("no mutex " + name + " (have " + mutexes.keySet() + ")");
     }
@@ -73,8 +76,9 @@ public final class Resources {
   }
 
   /** The semaphore called {@code name}. */
-  public PermitSemaphore semaphore(String name) {
-    PermitSemaphore s = semaphores.get(name);
+  @Override
+  public GatedSemaphore semaphore(String name) {
+    GatedSemaphore s = semaphores.get(name);
     if (s == null) {
       throw new IllegalArgumentException("no semaphore " + name + " (have " + semaphores.keySet() + ")");
     }
@@ -82,11 +86,13 @@ public final class Resources {
   }
 
   /** The device buffer ({@code buffer NAME SIZE}) called {@code name}, or null when the design has none. */
+  @Override
   public DeviceBuffer deviceBuffer(String name) {
     return deviceBuffers.isEmpty() ? null : deviceBuffers.get(name);
   }
 
   /** The device buffers by name. */
+  @Override
   public Map<String, DeviceBuffer> deviceBuffers() {
     return deviceBuffers;
   }
@@ -101,6 +107,7 @@ public final class Resources {
   }
 
   /** cudaDeviceSynchronize, under the gate's control when there is one. */
+  @Override
   public void synchronizeDevice() {
     if (device.trySynchronize()) {
       return;
@@ -127,12 +134,12 @@ public final class Resources {
    * workers are not left waiting on a dead job. (The job's buffers go when the job closes.)
    */
   void releaseLocksOfCurrentThread() {
-    for (Mutex m : mutexes.values()) {
+    for (GatedMutex m : mutexes.values()) {
       if (m.heldByCurrentThread()) {
         m.unlock();
       }
     }
-    for (PermitSemaphore s : semaphores.values()) {
+    for (GatedSemaphore s : semaphores.values()) {
       int n = s.heldByCurrentThread();
       if (n > 0) {
         s.release(n);

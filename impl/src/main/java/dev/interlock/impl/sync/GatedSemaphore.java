@@ -1,5 +1,6 @@
 package dev.interlock.impl.sync;
 
+import dev.interlock.impl.api.Semaphore;
 import dev.interlock.model.state.ViolationKind;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,15 +8,15 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A counting semaphore that knows how many permits each thread holds, so that releasing more than
- * you hold is caught (RELEASE_EXCESS) instead of silently inflating the count.
+ * The engine's {@link Semaphore}: a counting semaphore whose waits go through the step gate and that knows how many
+ * permits each thread holds, so that releasing more than you hold is caught (RELEASE_EXCESS).
  *
  * <p>Admission is the model's: an acquire of n may proceed whenever n permits are free, whoever
  * waited first. A release wakes every waiter and each one whose request now fits may take it, so a
  * waiting {@code acquire 1} is never held up behind a waiting {@code acquire 12}, as it would be in
  * {@link java.util.concurrent.Semaphore}, fair or not, which only wakes the head of its queue.
  */
-public final class PermitSemaphore {
+public final class GatedSemaphore implements Semaphore {
   private final String name;
   private final StepGate gate;
   private final WaitRegistry waits;
@@ -27,7 +28,7 @@ public final class PermitSemaphore {
   /** Threads parked in acquire now; guarded by lock. */
   private int waiting;
 
-  public PermitSemaphore(String name, int permits, StepGate gate, WaitRegistry waits) {
+  public GatedSemaphore(String name, int permits, StepGate gate, WaitRegistry waits) {
     if (permits < 0) {
       throw new IllegalArgumentException("semaphore " + name + " needs 0 or more permits, got " + permits);
     }
@@ -37,11 +38,13 @@ public final class PermitSemaphore {
     this.available = permits;
   }
 
+  @Override
   public String name() {
     return name;
   }
 
   /** Takes n permits at once, waiting until all are free. */
+  @Override
   public void acquire(int n) {
     if (n < 1) {
       throw new IllegalArgumentException("acquire needs at least 1 permit, got " + n);
@@ -83,6 +86,7 @@ public final class PermitSemaphore {
   }
 
   /** Gives back n permits the calling thread holds. */
+  @Override
   public void release(int n) {
     Thread me = Thread.currentThread();
     int mine = held.getOrDefault(me, 0);
@@ -105,11 +109,13 @@ public final class PermitSemaphore {
   }
 
   /** Permits the calling thread holds. */
+  @Override
   public int heldByCurrentThread() {
     return held.getOrDefault(Thread.currentThread(), 0);
   }
 
   /** Permits free now. */
+  @Override
   public int available() {
     lock.lock();
     try {

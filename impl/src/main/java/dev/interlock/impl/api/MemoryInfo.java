@@ -1,7 +1,10 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 /**
- * A snapshot of device memory.
+ * A snapshot of device memory: the figures cudaMemGetInfo and the memory pool would give.
+ *
+ * <p>The engine records one with every step and failure, so that a report shows the device as the
+ * model's state has it at that point.
  *
  * @param capacity device bytes (the budget)
  * @param live     bytes in live buffers, plain and async, of all threads

@@ -1,4 +1,4 @@
-package dev.interlock.impl.device;
+package dev.interlock.impl.api;
 
 import java.util.Objects;
 
