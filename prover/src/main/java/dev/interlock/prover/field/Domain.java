@@ -4,7 +4,7 @@ import java.math.BigInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * An evaluation domain H = {omega^i : 0 ≤ i < n} of n = 2^logN elements, with its coset g·H, for NTT-based polynomial
+ * An evaluation domain {@code H = {omega^i : 0 ≤ i < n}} of n = 2^logN elements, with its coset g·H, for NTT-based polynomial
  * arithmetic in F_r.
  *
  * <p>Roots of unity: r - 1 = 2^32·t with t odd, so F_r* has a subgroup of order 2^32 (two-adicity 32). With the

@@ -340,7 +340,7 @@ public final class Fr {
 
   // ---------------------------------------------------------------- conversions
 
-  /** Writes x (0 ≤ x < r, else IllegalArgumentException) to out[oi] in Montgomery form. */
+  /** Writes x ({@code 0 ≤ x < r}, else IllegalArgumentException) to out[oi] in Montgomery form. */
   public static void fromBigInteger(BigInteger x, long[] out, int oi) {
     Objects.requireNonNull(x, "x");
     if (x.signum() < 0) {

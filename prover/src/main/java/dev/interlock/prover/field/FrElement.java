@@ -30,7 +30,7 @@ public final class FrElement {
     return new FrElement(l);
   }
 
-  /** x, which must satisfy 0 ≤ x < r (IllegalArgumentException otherwise). */
+  /** x, which must satisfy {@code 0 ≤ x < r} (IllegalArgumentException otherwise). */
   public static FrElement of(BigInteger x) {
     long[] l = new long[Fr.LIMBS];
     Fr.fromBigInteger(x, l, 0);

@@ -15,7 +15,7 @@ import java.util.stream.IntStream;
  * first stages run block by block (each block of 2^10 elements stays in cache), the later ones stage by stage. From
  * n = 2^{@value #PARALLEL_LOG_N} on, blocks, stage chunks and the permutation are spread over the common ForkJoin pool;
  * every butterfly writes its own two elements and stages are separated by joins, so the result is bit-identical to
- * the sequential run. Twiddle tables (omega^j, j < n/2) are computed once per size and cached; they are never
+ * the sequential run. Twiddle tables ({@code omega^j, j < n/2}) are computed once per size and cached; they are never
  * written after publication, so transforms of any sizes may run concurrently (on distinct vectors).
  */
 public final class Ntt {
