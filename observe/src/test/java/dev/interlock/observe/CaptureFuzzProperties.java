@@ -1,6 +1,7 @@
 package dev.interlock.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.interlock.properties.fuzz.Fuzzer;
 import dev.interlock.properties.fuzz.Mutations;
@@ -57,6 +58,15 @@ class CaptureFuzzProperties {
   @Test
   void crashesFoundOnceStayFixed() throws IOException {
     Fuzzer.regressions(CAPTURE, Path.of("observe/src/test/resources/fuzz-regressions/capture"));
-    Fuzzer.regressions(MAPPING, Path.of("observe/src/test/resources/fuzz-regressions/mapping"));
+    int mappings = Fuzzer.regressions(MAPPING, Path.of("observe/src/test/resources/fuzz-regressions/mapping"));
+    assertThat(mappings).as("mapping cases (a size past Long.MAX_VALUE threw NumberFormatException)").isPositive();
+  }
+
+  @Test
+  void sizesPastALongAndANanPercentageArePositionedErrors() {
+    assertThatThrownBy(() -> Mapping.parse("m.map", "ignore alloc 9223372036854775808\n"))
+        .hasMessage("m.map:1:14: size '9223372036854775808' is too large (at most 9223372036854775807 bytes)");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "tolerance NaN%\n"))
+        .hasMessage("m.map:1:11: a tolerance percentage is in [0, 100), got NaN%");
   }
 }
