@@ -144,6 +144,11 @@ public final class TraceFormat {
       if (!steps.isEmpty()) {
         throw new TraceFormatException(file, lineNo, col, "header line after the steps");
       }
+      for (int c = 0; c < line.length(); c++) {
+        if (Character.isISOControl(line.charAt(c)) && line.charAt(c) != '\t') {
+          throw new TraceFormatException(file, lineNo, c + 1, String.format("control character U+%04X in the header", (int) line.charAt(c)));
+        }
+      }
       String[] kv = trimmed.split("\\s+", 2);
       if (!KEYS.contains(kv[0])) {
         throw new TraceFormatException(file, lineNo, col, "unknown header key '" + kv[0] + "' (expected one of " + KEYS + ")");

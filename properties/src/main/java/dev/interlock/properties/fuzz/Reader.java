@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * A reader under fuzzing: its name, the file name errors are reported under, how it parses text, and the one
- * exception type it may throw, whose message must be {@code FILE:LINE:COL: message} on one line.
+ * exception type it may throw, whose message must be {@code FILE:LINE:COL: message} on one line (no LF, no CR).
  */
 public record Reader(String name, String file, Parse parse, Class<? extends Exception> positioned) {
   /** Parses {@code text}, reported under {@code file}; returns the value read. */
@@ -23,6 +23,6 @@ public record Reader(String name, String file, Parse parse, Class<? extends Exce
 
   /** The message of a positioned error: the file, a line from 1, an optional column from 1, and a message. */
   Pattern message() {
-    return Pattern.compile(Pattern.quote(file) + ":[1-9][0-9]*(:[1-9][0-9]*)?: \\S[^\\n]*");
+    return Pattern.compile(Pattern.quote(file) + ":[1-9][0-9]*(:[1-9][0-9]*)?: \\S[^\\n\\r]*");
   }
 }
