@@ -415,7 +415,7 @@ final class CheckCommand implements Callable<Integer> {
     m.put("reduced_search", r.search().reduced());
     m.put("search_threads", searchThreads());
     m.put("state_store_peak_bytes", r.search().peakBytes());
-    m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.memoryLimit().isPresent() ? "max_memory" : "max_states" : null);
+    m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.limit().label() : null);
     if (any != null) {
       AnyOutput.json(m, any);
     }
@@ -470,6 +470,10 @@ final class CheckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "minimal   %s (fewest threads in total, then transitions, of any violation kind; %d smaller"
           + " configurations searched in %.3f s)%n", counts(r.threads()), r.smallerConfigs(), r.minimizeSeconds());
       others(out, r);
+    } else if (v instanceof Verdict.LimitReached l && l.limit() == Verdict.Limit.HEAP) {
+      out.printf(Locale.ROOT, "          stopped when the Java heap (%d MiB) ran out before the search was exhaustive: NOT a proof of safety;"
+          + " give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g) or set --max-states or --max-memory%n",
+          Runtime.getRuntime().maxMemory() / Sizes.MIB);
     } else if (v instanceof Verdict.LimitReached l && l.memoryLimit().isPresent()) {
       out.printf(Locale.ROOT, "          stopped at --max-memory %s (the state store) before the search was exhaustive: NOT a proof of safety%n",
           Sizes.format(l.memoryLimit().getAsLong()));

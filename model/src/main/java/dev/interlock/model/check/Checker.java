@@ -115,8 +115,10 @@ public final class Checker {
     Searches searches = new Searches(source, options, listener);
     Exploration first = searches.checked(design, options.allViolations() ? EnumSet.allOf(ViolationKind.class) : Set.of());
     if (first.findings().isEmpty()) {
-      Verdict v = first.limitReached() ? new Verdict.LimitReached(options.maxStates(),
-          first.memoryLimit() ? OptionalLong.of(options.maxMemory()) : OptionalLong.empty()) : new Verdict.Safe();
+      Verdict v = !first.limitReached() ? new Verdict.Safe()
+          : first.heapLimit() ? Verdict.LimitReached.heap(options.maxStates())
+          : new Verdict.LimitReached(options.maxStates(),
+              first.memoryLimit() ? OptionalLong.of(options.maxMemory()) : OptionalLong.empty());
       return new CheckReport(design, v, Optional.empty(), overlap(options, first), first, searches.tried,
           searches.seconds(), List.of(), searches.stopped(first));
     }

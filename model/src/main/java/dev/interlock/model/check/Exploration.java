@@ -20,12 +20,14 @@ import java.util.Optional;
  * @param reduced       the statistics are those of a partial-order reduced search that reduced at least one state (when
  *                      it found nothing to show; when it found a violation or a witness, the plain search that made
  *                      the shortest traces is reported, and this is false)
+ * @param heapLimit     the limit that stopped the search was the Java heap: an OutOfMemoryError inside the search,
+ *                      caught with a reserve released, ended it with the statistics so far
  */
 public record Exploration(List<Finding> findings, Optional<Trace> witness, long states, long transitions, double seconds,
-    boolean limitReached, boolean exhaustive, boolean memoryLimit, long peakBytes, boolean reduced) {
+    boolean limitReached, boolean exhaustive, boolean memoryLimit, long peakBytes, boolean reduced, boolean heapLimit) {
   public Exploration {
-    if (memoryLimit && !limitReached) {
-      throw new IllegalArgumentException("the memory limit is a limit");
+    if ((memoryLimit || heapLimit) && !limitReached || memoryLimit && heapLimit) {
+      throw new IllegalArgumentException("the memory or the heap limit is one limit");
     }
     findings = List.copyOf(findings);
     if (limitReached && exhaustive) {

@@ -165,7 +165,7 @@ public final class Explorer {
     Exploration plain = new Explorer(model, source, options, false, listener).run();
     return new Exploration(plain.findings(), plain.witness(), plain.states(), plain.transitions(),
         e.seconds() + plain.seconds(), plain.limitReached(), plain.exhaustive(), plain.memoryLimit(),
-        Math.max(e.peakBytes(), plain.peakBytes()), false);
+        Math.max(e.peakBytes(), plain.peakBytes()), false, plain.heapLimit());
   }
 
   /**
@@ -299,6 +299,17 @@ public final class Explorer {
     }
   }
 
+  /** Held during {@link #run} and released when the heap runs out inside the search (a field, so it is kept). */
+  private byte[] reserve;
+
+  /**
+   * Bytes held aside during a search and released when the heap runs out inside it: a sixteenth of the maximum heap,
+   * between 1 MiB and 64 MiB.
+   */
+  static int heapReserve() {
+    return (int) Math.max(1L << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
+  }
+
   /** The generation order of thread t's transition from state cur (t = threads: the deadlock check after them). */
   private long order(int cur, int t) {
     return (long) cur * (model.threads() + 1) + t;
@@ -316,59 +327,76 @@ public final class Explorer {
     long transitions = 0;
     boolean limit = false;
     boolean memoryLimit = false;
+    boolean heapLimit = false;
     boolean stoppedEarly = false;
+    // room for what follows a search stopped by the heap: settling the level, rebuilding traces, the report
+    reserve = new byte[heapReserve()];
     long peak = store.bytes();
     int depth = 0;
     int levelStart = 0;
     ExecutorService pool = options.searchThreads() > 1 ? Executors.newFixedThreadPool(options.searchThreads(), r -> {
       Thread t = new Thread(r, "interlock-search");
       t.setDaemon(true);
+      // the heap running out is the search's to report (a LIMIT verdict), not a stack trace of the pool's thread
+      t.setUncaughtExceptionHandler((th, e) -> {
+        if (!(e instanceof OutOfMemoryError)) {
+          th.getThreadGroup().uncaughtException(th, e);
+        }
+      });
       return t;
     }) : null;
     listener.progress(depth, store.size(), transitions, store.size());
     try {
       search:
       while (levelStart < store.size()) {
-        int levelEnd = store.size();
-        List<Slice> slices = expandLevel(pool, levelStart, levelEnd, depth);
-        long pendingBytes = slices.stream().mapToLong(Slice::bytes).sum();
-        peak = Math.max(peak, store.bytes() + pendingBytes);
-        for (Slice sl : slices) {
-          transitions += sl.transitions;
-          reducedSteps += sl.reduced;
-          sl.offers.forEach(this::offer);
-        }
-        for (Slice sl : slices) {
-          int pw = packer.packedWidth();
-          for (int i = 0; i < sl.count; i++) {
-            if (store.size() >= options.maxStates()) {
-              limit = true;
-              break search;
+        try {
+          int levelEnd = store.size();
+          List<Slice> slices = expandLevel(pool, levelStart, levelEnd, depth);
+          long pendingBytes = slices.stream().mapToLong(Slice::bytes).sum();
+          peak = Math.max(peak, store.bytes() + pendingBytes);
+          for (Slice sl : slices) {
+            transitions += sl.transitions;
+            reducedSteps += sl.reduced;
+            sl.offers.forEach(this::offer);
+          }
+          for (Slice sl : slices) {
+            int pw = packer.packedWidth();
+            for (int i = 0; i < sl.count; i++) {
+              if (store.size() >= options.maxStates()) {
+                limit = true;
+                break search;
+              }
+              if (store.bytesAfterAdd() + pendingBytes > options.maxMemory()) {
+                limit = true;
+                memoryLimit = true;
+                break search;
+              }
+              int idx = store.add(sl.states, i * pw, sl.hashes[i], sl.parents[i]);
+              if (idx >= 0 && witness < 0 && sl.overlapping[i]) {
+                witness = idx;
+              }
             }
-            if (store.bytesAfterAdd() + pendingBytes > options.maxMemory()) {
-              limit = true;
-              memoryLimit = true;
-              break search;
-            }
-            int idx = store.add(sl.states, i * pw, sl.hashes[i], sl.parents[i]);
-            if (idx >= 0 && witness < 0 && sl.overlapping[i]) {
-              witness = idx;
+            if (slices.size() > 1 && store.size() > levelEnd) {
+              listener.progress(depth, store.size(), transitions, store.size() - levelEnd);
             }
           }
-          if (slices.size() > 1 && store.size() > levelEnd) {
-            listener.progress(depth, store.size(), transitions, store.size() - levelEnd);
+          peak = Math.max(peak, store.bytes() + pendingBytes);
+          levelStart = levelEnd;
+          settleLevel();
+          if (done(wantOverlap, witness, depth)) {
+            stoppedEarly = levelStart < store.size();
+            break;
           }
-        }
-        peak = Math.max(peak, store.bytes() + pendingBytes);
-        levelStart = levelEnd;
-        settleLevel();
-        if (done(wantOverlap, witness, depth)) {
-          stoppedEarly = levelStart < store.size();
+          depth++;
+          if (levelStart < store.size()) {
+            listener.progress(depth, store.size(), transitions, store.size() - levelStart);
+          }
+        } catch (OutOfMemoryError e) {
+          // the level's new states (the slices) are garbage now, the store is whole (it allocates before it adds)
+          reserve = null;
+          limit = true;
+          heapLimit = true;
           break;
-        }
-        depth++;
-        if (levelStart < store.size()) {
-          listener.progress(depth, store.size(), transitions, store.size() - levelStart);
         }
       }
     } finally {
@@ -377,6 +405,7 @@ public final class Explorer {
       }
     }
     peak = Math.max(peak, store.bytes());
+    reserve = null;
     settleLevel();
     List<Candidate> chosen = options.allViolations()
         ? best.values().stream().sorted(Comparator.comparingInt(Candidate::length).thenComparingLong(Candidate::order)).toList()
@@ -392,7 +421,7 @@ public final class Explorer {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     return new Exploration(findings, witnessTrace, store.size(), transitions, seconds, limit, !limit && !stoppedEarly,
-        memoryLimit, peak, reducedSteps > 0);
+        memoryLimit, peak, reducedSteps > 0, heapLimit);
   }
 
   /** Expands the states [from, to) of one level: in slices on the pool when it is large, else here; slices in order. */

@@ -55,7 +55,8 @@ final class StateStore {
       }
       slot = (slot + 1) & mask;
     }
-    int idx = size++;
+    // everything is allocated before anything changes: an OutOfMemoryError here leaves the store as it was
+    int idx = size;
     int chunk = idx >>> CHUNK_BITS;
     if (chunk == chunks.length) {
       chunks = Arrays.copyOf(chunks, chunks.length * 2);
@@ -64,11 +65,12 @@ final class StateStore {
       chunks[chunk] = new long[CHUNK_STATES * width];
       chunksAllocated++;
     }
-    System.arraycopy(s, off, chunks[chunk], (idx & (CHUNK_STATES - 1)) * width, width);
     if (idx == parents.length) {
       parents = Arrays.copyOf(parents, parents.length * 2);
     }
+    System.arraycopy(s, off, chunks[chunk], (idx & (CHUNK_STATES - 1)) * width, width);
     parents[idx] = parent;
+    size++;
     table[slot] = idx + 1;
     return idx;
   }

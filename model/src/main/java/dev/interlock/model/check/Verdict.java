@@ -44,20 +44,45 @@ public sealed interface Verdict permits Verdict.Safe, Verdict.Unsafe, Verdict.Li
     }
   }
 
+  /** Which limit stopped a search: {@code --max-states}, {@code --max-memory} (the state store), or the Java heap. */
+  enum Limit {
+    MAX_STATES, MAX_MEMORY, HEAP;
+
+    /** The name used in JSON: {@code max_states}, {@code max_memory} or {@code heap}. */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
   /**
    * A limit stopped the search before it found a violation or finished: not a proof of safety.
    *
    * @param maxStates   the state limit
    * @param memoryLimit the memory limit in bytes, when that is the one that stopped the search
+   * @param limit       the limit that stopped the search
    */
-  record LimitReached(long maxStates, OptionalLong memoryLimit) implements Verdict {
+  record LimitReached(long maxStates, OptionalLong memoryLimit, Limit limit) implements Verdict {
     public LimitReached {
       Objects.requireNonNull(memoryLimit, "memoryLimit");
+      Objects.requireNonNull(limit, "limit");
+      if (memoryLimit.isPresent() != (limit == Limit.MAX_MEMORY)) {
+        throw new IllegalArgumentException("a memory limit in bytes goes with MAX_MEMORY only, got " + limit);
+      }
+    }
+
+    /** The state limit, or the memory limit when one is given, stopped the search. */
+    public LimitReached(long maxStates, OptionalLong memoryLimit) {
+      this(maxStates, memoryLimit, memoryLimit.isPresent() ? Limit.MAX_MEMORY : Limit.MAX_STATES);
     }
 
     /** The state limit stopped the search. */
     public LimitReached(long maxStates) {
       this(maxStates, OptionalLong.empty());
+    }
+
+    /** The Java heap ran low: the search stopped before an OutOfMemoryError could end the process. */
+    public static LimitReached heap(long maxStates) {
+      return new LimitReached(maxStates, OptionalLong.empty(), Limit.HEAP);
     }
 
     @Override

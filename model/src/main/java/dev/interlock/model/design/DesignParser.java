@@ -63,9 +63,6 @@ import java.util.regex.Pattern;
  * indentation like its other steps; indentation is not significant inside a body.
  */
 public final class DesignParser {
-  /** Files larger than this are refused rather than read; designs are a few hundred lines. */
-  static final long MAX_FILE_BYTES = 64L * Sizes.MIB;
-
   /** The file name errors of {@link #step(String)} are reported under. */
   public static final String STEP_FILE = "<step>";
 
@@ -217,8 +214,9 @@ public final class DesignParser {
     String name = String.valueOf(file);
     byte[] bytes;
     try {
-      if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) {
-        throw new DesignException(name, 1, 1, "cannot read file: larger than " + Sizes.format(MAX_FILE_BYTES));
+      Optional<String> refused = FileSizeLimit.refusal(file);
+      if (refused.isPresent()) {
+        throw new DesignException(name, 1, 1, refused.get());
       }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {

@@ -2,6 +2,7 @@ package dev.interlock.model.trace;
 
 import dev.interlock.model.design.DesignException;
 import dev.interlock.model.design.DesignParser;
+import dev.interlock.model.design.FileSizeLimit;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
@@ -105,6 +106,10 @@ public final class TraceFormat {
   public static Trace read(Path file) throws TraceFormatException {
     String text;
     try {
+      Optional<String> refused = FileSizeLimit.refusal(file);
+      if (refused.isPresent()) {
+        throw new TraceFormatException(file.toString(), 1, 1, refused.get());
+      }
       text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
     } catch (CharacterCodingException e) {
       throw new TraceFormatException(file.toString(), 1, 1, "not UTF-8 text");
@@ -138,6 +143,11 @@ public final class TraceFormat {
       }
       if (!steps.isEmpty()) {
         throw new TraceFormatException(file, lineNo, col, "header line after the steps");
+      }
+      for (int c = 0; c < line.length(); c++) {
+        if (Character.isISOControl(line.charAt(c)) && line.charAt(c) != '\t') {
+          throw new TraceFormatException(file, lineNo, c + 1, String.format("control character U+%04X in the header", (int) line.charAt(c)));
+        }
       }
       String[] kv = trimmed.split("\\s+", 2);
       if (!KEYS.contains(kv[0])) {
