@@ -1,6 +1,5 @@
 package dev.interlock.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.check.CheckReport;
 import dev.interlock.model.check.Checker;
@@ -19,9 +18,9 @@ import dev.interlock.model.state.Model;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceFormat;
-import dev.interlock.model.trace.TraceStep;
 import dev.interlock.properties.shrink.ScheduleShrinker;
 import dev.interlock.properties.shrink.ShrunkSchedule;
+import dev.interlock.view.json.CheckReportJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -326,21 +325,21 @@ final class CheckCommand implements Callable<Integer> {
       m.put("schedules_run", rr.run());
       m.put("schedules_per_second", Math.round(rr.schedulesPerSecond()));
       m.put("random_threads", rr.threads());
-      m.put("message", message(v));
+      m.put("message", CheckReportJson.message(v));
       m.put("length", shown.map(Trace::length).orElse(0));
       m.put("original_length", rr.violating().map(Trace::length).orElse(0));
       m.set("original_threads", Json.counts(threadCounts(d)));
       m.put("shrink_attempts", shrunk.map(ShrunkSchedule::attempts).orElse(0));
       m.put("shrink_seconds", Json.seconds(shrunk.isPresent() ? shrinkSeconds : 0));
-      m.set("trace", shown.map(CheckCommand::steps).orElseGet(Json::array));
+      m.set("trace", shown.map(CheckReportJson::steps).orElseGet(Json::array));
       out.println(Json.write(m));
     } else {
       out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), source);
       out.printf(Locale.ROOT, "checked   %s%n", parameters(d));
       out.printf(Locale.ROOT, "random    %d schedules from seed %d (rerun: --random %d --seed %d)%n", rr.schedules(), s, random, s);
       out.printf(Locale.ROOT, "verdict   %s%n", v.label());
-      if (message(v) != null) {
-        out.printf(Locale.ROOT, "          %s%n", message(v));
+      if (CheckReportJson.message(v) != null) {
+        out.printf(Locale.ROOT, "          %s%n", CheckReportJson.message(v));
       } else {
         out.printf(Locale.ROOT, "          no violation in %d random schedules; not a proof: run without --random for that%n", rr.schedules());
       }
@@ -380,57 +379,19 @@ final class CheckCommand implements Callable<Integer> {
     HtmlViews.trace(html, force, title, shown.get(), d);
   }
 
-  private static String message(Verdict v) {
-    return v instanceof Verdict.Unsafe u ? u.violation().message() : null;
-  }
-
+  /** The shared report object ({@link CheckReportJson}) with the fields of {@code --threads ROLE=any} added. */
   private ObjectNode json(CheckReport r) {
-    ObjectNode m = Json.object();
-    m.put("design", r.design().name());
-    m.put("verdict", r.verdict().label());
-    m.put("searched_transitions", r.search().transitions());
-    m.set("threads", Json.counts(r.threads()));
-    m.put("searched_states", r.search().states());
-    m.put("seconds", Json.seconds(r.search().seconds()));
-    m.put("overlap", r.overlap().map(o -> o.reachability().name()).orElse(null));
-    m.put("message", message(r.verdict()));
-    Optional<Trace> shown = r.counterexample().or(() -> r.overlap().flatMap(OverlapAnswer::witness));
-    m.put("length", shown.map(Trace::length).orElse(0));
-    m.set("trace", shown.map(CheckCommand::steps).orElseGet(Json::array));
-    if (r.counterexample().isPresent() && r.overlap().flatMap(OverlapAnswer::witness).isPresent()) {
-      m.set("witness", steps(r.overlap().get().witness().get()));
-    }
-    ArrayNode others = m.putArray("others");
-    for (Counterexample c : r.others()) {
-      ObjectNode o = others.addObject();
-      o.put("verdict", c.violation().kind().name());
-      o.set("threads", Json.counts(c.threads()));
-      o.put("length", c.length());
-      if (allViolations) {
-        o.set("trace", steps(c.trace()));
-      }
-    }
-    m.put("others_complete", othersComplete(r));
-    m.put("partial_order_reduction", !noPor);
-    m.put("reduced_search", r.search().reduced());
-    m.put("search_threads", searchThreads());
-    m.put("state_store_peak_bytes", r.search().peakBytes());
-    m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.limit().label() : null);
+    ObjectNode m = CheckReportJson.of(r, new CheckReportJson.Search(!noPor, searchThreads(), allViolations));
     if (any != null) {
       AnyOutput.json(m, any);
     }
     return m;
   }
 
-  /** Whether {@code others} lists every other kind: the checked counts were searched exhaustively, no search was cut. */
-  private static boolean othersComplete(CheckReport r) {
-    return r.search().exhaustive() && r.stoppedSearches() == 0;
-  }
-
   /** The other violation kinds, one line each, and what the list leaves out. */
   private static void others(PrintWriter out, CheckReport r) {
     if (r.others().isEmpty()) {
-      out.printf(Locale.ROOT, "others    %s%n", othersComplete(r) ? "none" : "none found");
+      out.printf(Locale.ROOT, "others    %s%n", CheckReportJson.othersComplete(r) ? "none" : "none found");
     }
     for (Counterexample c : r.others()) {
       out.printf(Locale.ROOT, "other     %s at %s, %d transitions%n", c.violation().kind(), counts(c.threads()), c.length());
@@ -442,21 +403,6 @@ final class CheckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "          may be incomplete: the checked counts were searched only as deep as this counterexample needs"
           + " (--all-violations searches them all)%n");
     }
-  }
-
-  private static ArrayNode steps(Trace t) {
-    ArrayNode l = Json.array();
-    for (TraceStep s : t.steps()) {
-      ObjectNode e = l.addObject();
-      e.put("i", s.index());
-      e.put("thread", s.thread());
-      e.put("step", s.step().text());
-      e.put("phase", s.phase().map(p -> p.label()).orElse(null));
-      e.put("used", s.used());
-      e.put("cached", s.cached());
-      s.free().ifPresent(f -> e.put("free", f));
-    }
-    return l;
   }
 
   private void text(PrintWriter out, CheckReport r) {

@@ -1,47 +1,32 @@
 package dev.interlock.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
+import dev.interlock.view.json.JsonTrees;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Map;
 
-/** The CLI's JSON output: Jackson trees written as one compact line, keys in the order they were put. */
+/** The CLI's JSON output: {@link JsonTrees} (one compact line, keys in the order put) and the error object. */
 final class Json {
-  /** BigDecimals are written plain so that seconds print as 0.000786, never 7.86E-4. */
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-      .build();
-
   private Json() {}
 
   static ObjectNode object() {
-    return MAPPER.createObjectNode();
+    return JsonTrees.object();
   }
 
   static ArrayNode array() {
-    return MAPPER.createArrayNode();
+    return JsonTrees.array();
   }
 
   /** An object of the given counts, in the map's order. */
   static ObjectNode counts(Map<String, Integer> counts) {
-    ObjectNode o = object();
-    counts.forEach(o::put);
-    return o;
+    return JsonTrees.counts(counts);
   }
 
   /** Seconds to the microsecond, with all six decimals. */
   static BigDecimal seconds(double seconds) {
-    if (Double.isNaN(seconds) || Double.isInfinite(seconds)) {
-      throw new IllegalArgumentException("JSON has no " + seconds);
-    }
-    return BigDecimal.valueOf(seconds).setScale(6, RoundingMode.HALF_UP);
+    return JsonTrees.seconds(seconds);
   }
 
   /** {@code {"error": message}}: how bad input is reported under --json. */
@@ -50,10 +35,6 @@ final class Json {
   }
 
   static String write(JsonNode node) {
-    try {
-      return MAPPER.writeValueAsString(node);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return JsonTrees.write(node);
   }
 }
