@@ -18,6 +18,9 @@ import java.util.Arrays;
  * the thread starts its next job holding no mutex, permit or buffer; its live buffers are freed
  * (async ones into the pool's cache). Subclasses have a public no-argument constructor, as Lincheck
  * wants, and the operations of their test class.
+ *
+ * <p>In impl's main sources (not its tests) so that interlock-junit's {@code PipelineConformance.linearizable()}
+ * uses the same specification as this repository's own Lincheck tests.
  */
 public abstract class ModelJobSpec {
   /**
@@ -31,6 +34,7 @@ public abstract class ModelJobSpec {
   private long[] state;
   private long[] scratch;
 
+  /** The specification of {@code design}: one thread per role, each in its initial state. */
   protected ModelJobSpec(Design design) {
     Design one = design;
     for (Role r : design.roles()) {
