@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dest="$root/gpu-bundle"
 cd "$root"
-mvn -q -B -Dstyle.color=never -DskipTests install -pl gpu,cli -am
+mvn -q -B -Dstyle.color=never -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true install -pl gpu,cli -am
 # one file per module (with -pl gpu,cli the last module's file would replace the first's: gpu's test scope holds Lincheck)
 for m in gpu cli; do
   mvn -q -B -Dstyle.color=never dependency:build-classpath -pl $m -Dmdep.includeScope=test -Dmdep.outputFile="$dest.$m.cp"
