@@ -4,13 +4,16 @@ import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Parameters;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceStep;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -26,6 +29,8 @@ public final class EventLog {
   private final long start = System.nanoTime();
   private Violation firstViolation;
   private int stepsAtViolation;
+  /** Per thread, the kernels whose begin is recorded and whose end is not (the model's kernels in flight). */
+  private final Map<String, Integer> kernelsInFlight = new HashMap<>();
 
   /**
    * Records a transition that succeeded; {@code after} is read inside the log's monitor, so the
@@ -44,6 +49,35 @@ public final class EventLog {
     MemoryInfo m = after.get();
     events.add(new Event(events.size() + 1, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
         Optional.empty(), free));
+    if (step instanceof Kernel && phase.isPresent()) {
+      kernelsInFlight.merge(thread, phase.get() == Phase.BEGIN ? 1 : -1, Integer::sum);
+      kernelsInFlight.remove(thread, 0);
+      if (kernelsInFlight.isEmpty()) {
+        notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Forgets the kernels in flight of a thread that records no more (its job failed or its run was
+   * aborted): their ends will never be recorded, and {@link #awaitNoKernelInFlight} must not wait for them.
+   */
+  public synchronized void abandon(String thread) {
+    if (kernelsInFlight.remove(thread) != null && kernelsInFlight.isEmpty()) {
+      notifyAll();
+    }
+  }
+
+  /**
+   * Waits, inside the log's monitor, until no recorded kernel is in flight, so that the caller's next
+   * transition, recorded before it leaves the monitor, comes where the model allows a device-wide
+   * synchronization. The caller must hold the monitor.
+   */
+  public void awaitNoKernelInFlight() throws InterruptedException {
+    assert Thread.holdsLock(this);
+    while (!kernelsInFlight.isEmpty()) {
+      wait();
+    }
   }
 
   /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */

@@ -159,15 +159,13 @@ public final class RecordingProbe implements Probe {
       return op.get();
     }
     if (scope != null && scope.cancelled()) {
-      silent = true;
-      endingBody = false;
+      goSilent();
       throw new JobCancelled(thread + ": its job failed on another of its threads");
     }
     try {
       gate.before(step, phase);
     } catch (RunAborted e) {
-      silent = true;
-      endingBody = false;
+      goSilent();
       throw e;
     }
     position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + step.text() + "'";
@@ -176,6 +174,8 @@ public final class RecordingProbe implements Probe {
       synchronized (log) {
         result = runAndRecord(step, phase, op);
       }
+    } else if (step instanceof Sync && !gate.controlled()) {
+      result = synchronizeInOrder(step, op);
     } else {
       result = runAndRecord(step, phase, op);
     }
@@ -184,15 +184,42 @@ public final class RecordingProbe implements Probe {
     return result;
   }
 
+  /**
+   * A device-wide sync of a free run: it takes effect and is recorded inside the log's monitor once no
+   * recorded kernel is in flight, so no other thread's kernel begin or end can fall between the two and
+   * the log shows the sync where the model allows it. (A controlled run's scheduler orders it already.)
+   */
+  private <T> T synchronizeInOrder(Step step, Supplier<T> op) {
+    synchronized (log) {
+      waits.enter("sync (kernels running)");
+      try {
+        log.awaitNoKernelInFlight();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        goSilent();
+        throw new WorkerInterrupted("sync");
+      } finally {
+        waits.exit();
+      }
+      return runAndRecord(step, Optional.empty(), op);
+    }
+  }
+
+  /** This thread records no more for its job; the log forgets its kernels in flight. */
+  private void goSilent() {
+    silent = true;
+    endingBody = false;
+    log.abandon(thread);
+  }
+
   /** Runs the step's operation and records it, or its failure. */
   private <T> T runAndRecord(Step step, Optional<Phase> phase, Supplier<T> op) {
     T result;
     try {
       result = op.get();
     } catch (ViolationException e) {
-      endingBody = false;
       branch = null;
-      silent = true;
+      goSilent();
       Violation v = e.violation();
       MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
       log.recordFailure(thread, job, step, phase, at, v);
@@ -203,9 +230,8 @@ public final class RecordingProbe implements Probe {
       gate.failed(v);
       throw new StepFailed(step.text(), v, at, e);
     } catch (RunAborted | WorkerInterrupted | JobCancelled e) {
-      endingBody = false;
       branch = null;
-      silent = true;
+      goSilent();
       throw e;
     }
     Optional<Phase> recorded = branch != null ? Optional.of(branch) : phase;

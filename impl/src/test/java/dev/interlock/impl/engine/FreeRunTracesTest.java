@@ -11,6 +11,7 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Replayer;
 import dev.interlock.model.trace.TraceFormat;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,6 +33,31 @@ class FreeRunTracesTest {
           assertThat(Replayer.replay(r.trace(), d)).as("%s run %d (%s):%n%s", name, run, handWritten ? "hand-written" : "interpreted",
               TraceFormat.print(r.trace())).isInstanceOf(ReplayResult.Confirmed.class);
         }
+      }
+    }
+  }
+
+  /**
+   * A device-wide sync is recorded where no kernel is in flight in the log: a sync that took effect
+   * between another thread's kernel end and that end's record, or before a kernel begin recorded
+   * ahead of it, would put it inside a kernel and the trace would not replay.
+   */
+  @Test
+  void aDeviceWideSyncIsRecordedWhereTheModelAllowsIt() {
+    Design d = TestDesigns.parse("""
+        design sync-between-kernels
+        vram 4GiB
+        role w x3 jobs 20
+          alloc in 1GiB
+          kernel k uses in
+          free in
+          sync
+        """);
+    for (int run = 0; run < 100; run++) {
+      try (SimulatedDevice device = new SimulatedDevice(d.vram())) {
+        RunReport r = new Engine(device, StepGate.FREE).run(d, "sync-between-kernels.design", InterpretedPipeline::new);
+        assertThat(Replayer.replay(r.trace(), d)).as("run %d:%n%s", run, TraceFormat.print(r.trace()))
+            .isInstanceOf(ReplayResult.Confirmed.class);
       }
     }
   }
