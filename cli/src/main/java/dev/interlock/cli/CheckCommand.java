@@ -335,7 +335,7 @@ final class CheckCommand implements Callable<Integer> {
       out.println(Json.write(m));
     } else {
       out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), source);
-      out.printf(Locale.ROOT, "checked   %s%n", parameters(d));
+      out.printf(Locale.ROOT, "checked   %s%n", d.parametersLine());
       out.printf(Locale.ROOT, "random    %d schedules from seed %d (rerun: --random %d --seed %d)%n", rr.schedules(), s, random, s);
       out.printf(Locale.ROOT, "verdict   %s%n", v.label());
       if (CheckReportJson.message(v) != null) {
@@ -408,7 +408,7 @@ final class CheckCommand implements Callable<Integer> {
   private void text(PrintWriter out, CheckReport r) {
     Design d = r.design();
     out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), file);
-    out.printf(Locale.ROOT, "checked   %s%n", any == null ? parameters(d) : AnyOutput.parameters(parameters(d), any.anyRoles()));
+    out.printf(Locale.ROOT, "checked   %s%n", any == null ? d.parametersLine() : AnyOutput.parameters(d.parametersLine(), any.anyRoles()));
     out.printf(Locale.ROOT, "verdict   %s%n", any == null ? r.verdict().label() : AnyOutput.verdict(any));
     Verdict v = r.verdict();
     if (v instanceof Verdict.Unsafe u) {
@@ -458,16 +458,6 @@ final class CheckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "%s%n", r.counterexample().isPresent() || r.overlap().flatMap(OverlapAnswer::witness).isPresent()
           ? "trace written to " + traceOut : "no trace to write to " + traceOut);
     }
-  }
-
-  static String parameters(Design d) {
-    List<String> parts = new ArrayList<>();
-    parts.add("vram " + Sizes.format(d.vram()));
-    for (Role r : d.roles()) {
-      parts.add(r.name() + " x" + r.threads() + " jobs " + (r.loops() ? "any" : r.jobs()));
-    }
-    d.semaphores().forEach(s -> parts.add(s.name() + " " + s.permits() + " permits"));
-    return String.join(", ", parts);
   }
 
   private static Map<String, Integer> threadCounts(Design d) {

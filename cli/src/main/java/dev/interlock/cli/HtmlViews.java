@@ -20,7 +20,7 @@ final class HtmlViews {
 
   /** Writes a page with one trace on it; {@code design} is the trace's design as parsed. */
   static void trace(Path out, boolean force, String title, Trace trace, Design design) {
-    write(out, force, title + ": " + trace.design(), List.of(TraceViews.ofTrace(title, trace, design)));
+    TraceFiles.write(HtmlPage.ofTrace(title, trace, design), out, force, "HTML view");
   }
 
   /** Writes a page with a trace and the engine's replay of it, aligned by transition. */

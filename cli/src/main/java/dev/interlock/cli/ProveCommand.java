@@ -226,7 +226,7 @@ final class ProveCommand implements Callable<Integer> {
           + "(%.0f ms), all partitions reuse them%n", (System.nanoTime() - h0) / 1e6);
     }
     out.printf(Locale.ROOT, "request   %d partitions, seed %d (rerun: --seed %d); design %s, %s%n", partitions, s, s, d.name(),
-        CheckCommand.parameters(d));
+        d.parametersLine());
     RunReport report;
     report = new Engine(dev, StepGate.FREE).start(d, designFile.toString(),
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),

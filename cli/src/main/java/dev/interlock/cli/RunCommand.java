@@ -81,7 +81,7 @@ final class RunCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);
-    out.printf(Locale.ROOT, "ran       %s%n", CheckCommand.parameters(d));
+    out.printf(Locale.ROOT, "ran       %s%n", d.parametersLine());
     Map<String, int[]> perRole = new LinkedHashMap<>();
     d.roles().forEach(role -> perRole.put(role.name(), new int[3]));
     for (JobResult j : r.results()) {

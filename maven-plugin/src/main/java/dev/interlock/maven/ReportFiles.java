@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.expect.DesignExpectations;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.view.html.HtmlPage;
-import dev.interlock.view.html.TraceViews;
 import dev.interlock.view.json.CheckReportJson;
 import dev.interlock.view.json.JsonTrees;
 import java.io.IOException;
@@ -13,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -47,8 +45,7 @@ final class ReportFiles {
       if (shown.isPresent()) {
         String title = r.report().counterexample().isPresent() ? "counterexample" : "overlap witness";
         html = d.file() + ".html";
-        write(inside(out, html), HtmlPage.render(title + ": " + shown.get().design(),
-            List.of(TraceViews.ofTrace(title, shown.get(), r.design()))));
+        write(inside(out, html), HtmlPage.ofTrace(title, shown.get(), r.design()));
       }
       ObjectNode o = results.addObject();
       o.put("file", d.source());

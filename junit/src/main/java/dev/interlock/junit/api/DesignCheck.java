@@ -252,7 +252,7 @@ public final class DesignCheck {
   /** The design, its parameters and the state limit, as a message shows them. */
   @Override
   public String toString() {
-    return "check of " + source + " (" + ReportText.parameters(design)
+    return "check of " + source + " (" + design.parametersLine()
         + (anyRoles.isEmpty() ? "" : ", threads any: " + String.join(", ", anyRoles)) + ", max states " + maxStates
         + overlap.map(q -> ", overlap " + q.a() + " " + q.b()).orElse("") + ")";
   }

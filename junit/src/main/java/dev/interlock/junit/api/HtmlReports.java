@@ -2,13 +2,11 @@ package dev.interlock.junit.api;
 
 import dev.interlock.model.trace.Trace;
 import dev.interlock.view.html.HtmlPage;
-import dev.interlock.view.html.TraceViews;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -47,11 +45,10 @@ final class HtmlReports {
       return Optional.empty();
     }
     boolean counterexample = r.model().counterexample().isPresent();
-    String title = (counterexample ? "counterexample" : "overlap witness") + ": " + r.design();
     Path dir = directory().toAbsolutePath().normalize();
     try {
-      String page = HtmlPage.render(title, List.of(TraceViews.ofTrace(counterexample ? "counterexample"
-          : "overlap witness", shown.get(), r.check().parsed())));
+      String page = HtmlPage.ofTrace(counterexample ? "counterexample" : "overlap witness", shown.get(),
+          r.check().parsed());
       Files.createDirectories(dir);
       Path file = dir.resolve(name(r.design() + "-" + r.verdict() + (counterexample ? "" : "-witness")));
       Files.writeString(file, page, StandardCharsets.UTF_8);

@@ -2,8 +2,6 @@ package dev.interlock.junit.api;
 
 import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
-import dev.interlock.model.design.Role;
-import dev.interlock.model.design.Sizes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,7 +15,7 @@ final class ReportText {
     StringBuilder b = new StringBuilder();
     Design d = r.model().design();
     line(b, "design", d.name() + " (" + r.source() + ")");
-    line(b, "checked", parameters(d) + r.any().map(a -> ", threads of " + String.join(", ", a.anyRoles()) + ": any")
+    line(b, "checked", d.parametersLine() + r.any().map(a -> ", threads of " + String.join(", ", a.anyRoles()) + ": any")
         .orElse(""));
     line(b, "verdict", r.verdict());
     Verdict v = r.verdictOf();
@@ -41,17 +39,6 @@ final class ReportText {
     r.witness().ifPresent(w -> b.append(String.format(Locale.ROOT, "%nwitness of the overlap (%d transitions):%n",
         r.model().overlap().orElseThrow().witness().orElseThrow().length())).append(w));
     return b.toString().replace(System.lineSeparator(), "\n");
-  }
-
-  /** The checked parameters: vram, each role's threads and jobs, each semaphore's permits. */
-  static String parameters(Design d) {
-    List<String> parts = new ArrayList<>();
-    parts.add("vram " + Sizes.format(d.vram()));
-    for (Role r : d.roles()) {
-      parts.add(r.name() + " x" + r.threads() + " jobs " + (r.loops() ? "any" : r.jobs()));
-    }
-    d.semaphores().forEach(s -> parts.add(s.name() + " " + s.permits() + " permits"));
-    return String.join(", ", parts);
   }
 
   static String counts(Map<String, Integer> m) {

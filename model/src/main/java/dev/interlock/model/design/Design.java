@@ -241,4 +241,18 @@ public record Design(String name, long vram, long poolThreshold, List<ResidentBu
     List<Role> copy = roles.stream().map(r -> r.name().equals(roleName) ? f.apply(r) : r).toList();
     return new Design(name, vram, poolThreshold, buffers, mutexes, semaphores, copy, tasks);
   }
+
+  /**
+   * The parameters a check or run uses, as one line for people: vram, each role's threads and jobs, each semaphore's
+   * permits (for example {@code vram 16GiB, gpu_worker x2 jobs 2, units 4 permits}).
+   */
+  public String parametersLine() {
+    List<String> parts = new ArrayList<>();
+    parts.add("vram " + Sizes.format(vram));
+    for (Role r : roles) {
+      parts.add(r.name() + " x" + r.threads() + " jobs " + (r.loops() ? "any" : r.jobs()));
+    }
+    semaphores.forEach(s -> parts.add(s.name() + " " + s.permits() + " permits"));
+    return String.join(", ", parts);
+  }
 }

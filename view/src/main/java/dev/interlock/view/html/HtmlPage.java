@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
+import dev.interlock.model.trace.Trace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,6 +23,11 @@ public final class HtmlPage {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private HtmlPage() {}
+
+  /** The page showing one trace, titled {@code "KIND: DESIGN"} ({@code kind}: counterexample, overlap witness, ...). */
+  public static String ofTrace(String kind, Trace trace, Design design) {
+    return render(kind + ": " + trace.design(), List.of(TraceViews.ofTrace(kind, trace, design)));
+  }
 
   /** The page showing {@code views} one under the other, transition columns aligned. */
   public static String render(String title, List<TraceView> views) {
