@@ -30,10 +30,15 @@ class CheckHeapLimitTest {
   private record Child(int status, String out, String err) {}
 
   private Child check(String... extra) throws Exception {
+    List<String> args = new ArrayList<>(List.of(BIG_CHECK));
+    args.addAll(List.of(extra));
+    return run(args);
+  }
+
+  private Child run(List<String> args) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx48m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    command.addAll(List.of(BIG_CHECK));
-    command.addAll(List.of(extra));
+    command.addAll(args);
     Path out = tmp.resolve("out.txt");
     Path err = tmp.resolve("err.txt");
     Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -68,6 +73,18 @@ class CheckHeapLimitTest {
     assertThat(j.get("searched_states").asLong()).isPositive();
     assertThat(j.get("searched_transitions").asLong()).isGreaterThanOrEqualTo(j.get("searched_states").asLong() - 1);
     assertThat(j.get("seconds").asDouble()).isPositive();
+    assertThat(c.err()).doesNotContain("Exception").doesNotContain("Error").doesNotContain("\tat ");
+  }
+
+  /** With {@code --threads ROLE=any} the bounded searches behind the answer name the heap too, not --max-states. */
+  @Test
+  @Timeout(150)
+  void anAnyCheckSaysTheHeapWasTheLimit() throws Exception {
+    Child c = run(List.of("check", design("cuzk/head"), "--threads", "gpu_worker=any", "--no-por", "--no-symmetry"));
+    assertThat(c.status()).as("exit status; stdout: %s; stderr: %s", c.out(), c.err()).isEqualTo(2);
+    assertThat(c.out()).containsPattern("(?m)^verdict   LIMIT$")
+        .containsPattern("(?m)^          stopped when the Java heap \\([0-9]+ MiB\\) ran out")
+        .doesNotContain("--max-states 20000000");
     assertThat(c.err()).doesNotContain("Exception").doesNotContain("Error").doesNotContain("\tat ");
   }
 }

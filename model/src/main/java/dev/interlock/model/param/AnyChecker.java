@@ -51,7 +51,7 @@ public final class AnyChecker {
     Checker.Options one = new Checker.Options(options.maxStates(), Optional.empty(), false, options.symmetry(), false);
     long start = System.nanoTime();
     int searched = 0;
-    boolean limited = false;
+    Verdict.LimitReached limit = null; // the first configuration's limit: which one stopped it (states or heap)
     CheckReport last = null;
     for (int[] v : vectors) {
       Design at = design.withThreadCounts(v);
@@ -63,16 +63,18 @@ public final class AnyChecker {
         return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), boundedUpTo,
             searched, seconds);
       }
-      limited |= r.verdict() instanceof Verdict.LimitReached;
+      if (limit == null && r.verdict() instanceof Verdict.LimitReached l) {
+        limit = l;
+      }
       boolean analysed = fromAnalysis.stream().anyMatch(u -> Arrays.equals(u, v));
-      if (analysed && !limited) {
+      if (analysed && limit == null) {
         throw new IllegalStateException("coverability says " + Arrays.toString(v) + " threads violate "
             + design.name() + ", but the exhaustive search there finds nothing");
       }
       last = r; // the vectors come by total: the last is the largest
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    Verdict verdict = limited ? new Verdict.LimitReached(options.maxStates())
+    Verdict verdict = limit != null ? limit
         : answer instanceof ParamAnswer.Unknown u ? new Verdict.Unknown(u.reason()) : new Verdict.Safe();
     CheckReport shown = verdict instanceof Verdict.Safe ? last
         : new CheckReport(last.design(), verdict, Optional.empty(), Optional.empty(), last.search(), last.smallerConfigs(),
