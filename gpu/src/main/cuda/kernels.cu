@@ -267,7 +267,11 @@ HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G
     uint32_t index = entry & 0x7fffffffu;
     G1Affine p = index < n ? bases[index] : table[index - n];
     if (entry >> 31) p.y = Fp::neg(p.y);
+#ifdef MSM_INLINE_MADD
+    acc.add_inline(p);
+#else
     acc.add(p);
+#endif
   }
   flush_run(k, acc, offs[k] < start, offs[k + 1] > end, t, buckets, slot_vals);
   slot_keys[2 * t + 1] = k;
@@ -426,8 +430,8 @@ HD void msm_table_at(uint32_t i, const G1Affine* bases, uint32_t n, uint32_t shi
       } else {
         Fp d_inv = b > 0 ? Fp::mul(inv, prefix[b - 1]) : inv;  // 1 / (ZZ·ZZZ) of this copy
         inv = Fp::mul(inv, Fp::mul(p.ZZ, p.ZZZ));
-        r.x = Fp::mul(p.X, Fp::mul(d_inv, p.ZZZ));
-        r.y = Fp::mul(p.Y, Fp::mul(d_inv, p.ZZ));
+        r.x = Fp::reduce(Fp::mul(p.X, Fp::mul(d_inv, p.ZZZ)));
+        r.y = Fp::reduce(Fp::mul(p.Y, Fp::mul(d_inv, p.ZZ)));
       }
       table[(size_t)(first + b - 1) * n + i] = r;
     }
@@ -461,8 +465,8 @@ extern "C" __global__ void g1_fixed_base(const G1Affine* table, uint32_t c, uint
     r.y = Fp::zero();
   } else {
     Fp inv = Fp::inverse(Fp::mul(acc.ZZ, acc.ZZZ));
-    r.x = Fp::mul(acc.X, Fp::mul(inv, acc.ZZZ));
-    r.y = Fp::mul(acc.Y, Fp::mul(inv, acc.ZZ));
+    r.x = Fp::reduce(Fp::mul(acc.X, Fp::mul(inv, acc.ZZZ)));
+    r.y = Fp::reduce(Fp::mul(acc.Y, Fp::mul(inv, acc.ZZ)));
   }
   out[i] = r;
 }
@@ -477,5 +481,5 @@ extern "C" __global__ void fr_mul_vec(const Fr* a, const Fr* b, Fr* out, uint32_
 
 extern "C" __global__ void fp_mul_vec(const Fp* a, const Fp* b, Fp* out, uint32_t n) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = Fp::mul(a[i], b[i]);
+  if (i < n) out[i] = Fp::reduce(Fp::mul(a[i], b[i]));
 }

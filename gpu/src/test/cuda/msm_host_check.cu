@@ -47,8 +47,8 @@ static G1Affine affine(const G1Xyzz& p) {
     return r;
   }
   Fp zzi = Fp::inverse(p.ZZ), zzzi = Fp::inverse(p.ZZZ);
-  r.x = Fp::mul(p.X, zzi);
-  r.y = Fp::mul(p.Y, zzzi);
+  r.x = Fp::reduce(Fp::mul(p.X, zzi));
+  r.y = Fp::reduce(Fp::mul(p.Y, zzzi));
   return r;
 }
 
@@ -85,10 +85,11 @@ static G1Xyzz emulated(const std::vector<G1Affine>& bases, const std::vector<Fr>
   uint32_t* outk = keysB.data();
   G1Xyzz* outv = valsB.data();
   uint32_t count = 2 * p.threads;
-  while (count > 32) {
-    uint32_t threads = (count + 31) / 32;
+  const uint32_t combine = 8;  // MsmPlan.COMBINE
+  while (count > combine) {
+    uint32_t threads = (count + combine - 1) / combine;
     for (uint32_t t = 0; t < threads; t++)
-      msm_combine_at(t, ink, inv, count, 32, p.keys, threads, buckets.data(), outk, outv);
+      msm_combine_at(t, ink, inv, count, combine, p.keys, threads, buckets.data(), outk, outv);
     count = 2 * threads;
     std::swap(ink, outk);
     std::swap(inv, outv);

@@ -27,8 +27,11 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   static final int XYZZ_BYTES = 4 * 48;
   static final int JACOBIAN_BYTES = 3 * 48;
   static final int AFFINE_BYTES = 2 * 48;
-  /** Slots per thread in a combining round of partial bucket sums. */
-  static final int COMBINE = 32;
+  /**
+   * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
+   * its threads many (32 took 6.4 ms of a 24.6 ms MSM at 2^20 on the H200, gpu/NOTES.md run 34).
+   */
+  static final int COMBINE = 8;
   /** Partial sums added per thread in a grouping round of the reduction. */
   static final int GROUP = 16;
   /** Threads of the last reduction block (its shared memory holds one XYZZ point each: 48 KiB). */

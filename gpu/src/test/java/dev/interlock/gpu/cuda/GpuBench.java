@@ -339,8 +339,8 @@ public final class GpuBench {
     G1 want = foldedCpuMsm(bases, scalars, n);
     for (int[] v : o.variants) {
       MsmPlan p = MsmPlan.of(n, v[0], v[1]);
-      DeviceBuffer scratch = gpu.allocate("bench", "variant scratch", p.scratchBytes(), false);
-      DeviceBuffer tbl = gpu.allocate("bench", "variant table", Math.max(1, p.tableBytes()), false);
+      DeviceBuffer scratch = gpu.allocate("bench", "variant_scratch", p.scratchBytes(), false);
+      DeviceBuffer tbl = gpu.allocate("bench", "variant_table", Math.max(1, p.tableBytes()), false);
       try {
         CUdeviceptr ap = gpu.pointer(scratch);
         CUdeviceptr tp = gpu.pointer(tbl);
