@@ -76,7 +76,7 @@ struct G1Xyzz {
   /** this := this + a for an affine a (madd-2008-s). */
   HDN void add(const G1Affine& a) { add_inline(a); }
 
-  /** The same addition inlined into the caller (the accumulation loop, with -DMSM_INLINE_MADD). */
+  /** The same addition inlined into the caller (the accumulation loop; -DMSM_CALL_MADD calls add instead). */
   HD void add_inline(const G1Affine& a) {
     if (a.is_identity()) return;
     if (is_identity()) {

@@ -267,10 +267,10 @@ HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G
     uint32_t index = entry & 0x7fffffffu;
     G1Affine p = index < n ? bases[index] : table[index - n];
     if (entry >> 31) p.y = Fp::neg(p.y);
-#ifdef MSM_INLINE_MADD
-    acc.add_inline(p);
-#else
+#ifdef MSM_CALL_MADD
     acc.add(p);
+#else
+    acc.add_inline(p);  // inlined: 163 against 180 ms at 2^24 with a table (gpu/NOTES.md, run 35)
 #endif
   }
   flush_run(k, acc, offs[k] < start, offs[k + 1] > end, t, buckets, slot_vals);
