@@ -74,7 +74,10 @@ struct G1Xyzz {
   }
 
   /** this := this + a for an affine a (madd-2008-s). */
-  HDN void add(const G1Affine& a) {
+  HDN void add(const G1Affine& a) { add_inline(a); }
+
+  /** The same addition inlined into the caller (the accumulation loop; -DMSM_CALL_MADD calls add instead). */
+  HD void add_inline(const G1Affine& a) {
     if (a.is_identity()) return;
     if (is_identity()) {
       *this = of(a);
@@ -154,8 +157,8 @@ struct G1Xyzz {
     }
     Fp zzz2 = Fp::sqr(ZZZ);
     Fp zz_zzz2 = Fp::mul(ZZ, zzz2);
-    out[0] = Fp::mul(X, zz_zzz2);
-    out[1] = Fp::mul(Y, Fp::mul(Fp::sqr(ZZ), zz_zzz2));
-    out[2] = Fp::mul(ZZ, ZZZ);
+    out[0] = Fp::reduce(Fp::mul(X, zz_zzz2));
+    out[1] = Fp::reduce(Fp::mul(Y, Fp::mul(Fp::sqr(ZZ), zz_zzz2)));
+    out[2] = Fp::reduce(Fp::mul(ZZ, ZZZ));
   }
 };

@@ -102,9 +102,29 @@ extern "C" __global__ void ntt_stage(Fr* v, const Fr* tw, uint32_t logn, uint32_
 }
 
 // ------------------------------------------------------------------------------------------------ MSM
+//
+// Pippenger with signed c-bit digits over `windows` windows, optionally with a precomputed table of shifted copies of
+// the bases: copy j of base i is 2^(c·sets·j)·P_i, and window w = j·sets + k of scalar i adds copy j of P_i into bucket
+// set k. Without a table (copies = 1) every window has its own bucket set (sets = windows); with a copy per window
+// (copies = windows) all windows share one set. Entries name a point by index j·n + i: below n the bases, from n on
+// the table, which holds copies 1 .. copies-1. Each kernel's per-thread work is a __host__ __device__ function of the
+// thread index (name_at), so that gpu/src/test/cuda/msm_host_check.cu runs the same code on the CPU, thread by thread.
 
-/** The c bits of a canonical scalar from bit `off` (c <= 16; bits past 255 read as 0). */
-__device__ __forceinline__ uint32_t bits_at(const Fr& s, uint32_t off, uint32_t c) {
+/** atomicAdd on the device; on the host (one thread at a time) a plain add. */
+HD uint32_t atomic_add_u32(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(p, v);
+#else
+  uint32_t old = *p;
+  *p = old + v;
+  return old;
+#endif
+}
+
+HD uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+/** The c bits of a canonical scalar from bit `off` (c <= 24; bits past 255 read as 0). */
+HD uint32_t bits_at(const Fr& s, uint32_t off, uint32_t c) {
   uint32_t limb = off >> 5;
   uint32_t sh = off & 31;
   uint64_t x = 0;
@@ -114,15 +134,16 @@ __device__ __forceinline__ uint32_t bits_at(const Fr& s, uint32_t off, uint32_t 
 }
 
 /**
- * The signed digits of scalar i, window by window: digit d in [-2^(c-1), 2^(c-1)], d != 0 going to
- * bucket key w·2^(c-1) + |d| - 1 with the point index and the sign (bit 31). With windows = ceil(256/c)
- * the last carry is always 0, since scalars are below r < 2^255. `emit(key, entry)` is called per digit.
+ * The signed digits of scalar i, window by window: digit d in [-2^(c-1), 2^(c-1)], d != 0 going to bucket key
+ * set·2^(c-1) + |d| - 1 with the entry (copy·n + i) | sign (bit 31), where window w = copy·sets + set. With
+ * windows·c >= 256 the last carry is always 0, since scalars are below r < 2^255. `emit(key, entry)` is called per digit.
  */
 template <class Emit>
-__device__ __forceinline__ void signed_digits(const Fr* scalars, uint32_t i, uint32_t c, uint32_t windows, Emit emit) {
+HD void signed_digits(const Fr* scalars, uint32_t i, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets, Emit emit) {
   Fr s = Fr::from_mont(scalars[i]);
   uint32_t buckets = 1u << (c - 1);
   uint32_t carry = 0;
+  uint32_t copy = 0, set = 0;
   for (uint32_t w = 0; w < windows; w++) {
     uint32_t d = bits_at(s, w * c, c) + carry;
     uint32_t neg = 0;
@@ -132,26 +153,42 @@ __device__ __forceinline__ void signed_digits(const Fr* scalars, uint32_t i, uin
       neg = 1;
       carry = 1;
     }
-    if (d != 0) emit(w * buckets + d - 1, i | (neg << 31));
+    if (d != 0) emit(set * buckets + d - 1, (copy * n + i) | (neg << 31));
+    if (++set == sets) {
+      set = 0;
+      copy++;
+    }
   }
 }
 
 /** Pass one of the bucket sort: counts[key] = the number of digits that land in each bucket. */
-extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t* counts) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+HD void msm_count_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets, uint32_t* counts) {
   if (i >= n) return;
-  signed_digits(scalars, i, c, windows, [&](uint32_t key, uint32_t) { atomicAdd(&counts[key], 1u); });
+  signed_digits(scalars, i, n, c, windows, sets, [&](uint32_t key, uint32_t) { atomic_add_u32(&counts[key], 1u); });
 }
 
-/** Pass two: entries[cursor[key]++] = point index | sign, so each bucket's entries are contiguous. */
-extern "C" __global__ void msm_scatter(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t* cursor,
-                                       uint32_t* entries) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  signed_digits(scalars, i, c, windows, [&](uint32_t key, uint32_t entry) { entries[atomicAdd(&cursor[key], 1u)] = entry; });
+extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
+                                     uint32_t* counts) {
+  msm_count_at(blockIdx.x * blockDim.x + threadIdx.x, scalars, n, c, windows, sets, counts);
 }
 
-/** Exclusive prefix sum of each 1024-element block in place; the block's total goes to sums (if any). */
+/** Pass two: entries[cursor[key]++] = entry, so each bucket's entries are contiguous. */
+HD void msm_scatter_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
+                       uint32_t* cursor, uint32_t* entries) {
+  if (i >= n) return;
+  signed_digits(scalars, i, n, c, windows, sets,
+                [&](uint32_t key, uint32_t entry) { entries[atomic_add_u32(&cursor[key], 1u)] = entry; });
+}
+
+extern "C" __global__ void msm_scatter(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
+                                       uint32_t* cursor, uint32_t* entries) {
+  msm_scatter_at(blockIdx.x * blockDim.x + threadIdx.x, scalars, n, c, windows, sets, cursor, entries);
+}
+
+/**
+ * Exclusive prefix sum of each 1024-element block in place; the block's total goes to sums (if any). Longer arrays are
+ * scanned level by level (Kernels.scan): the block totals are scanned the same way, then added back by scan_add.
+ */
 extern "C" __global__ void scan_block(uint32_t* data, uint32_t len, uint32_t* sums) {
   __shared__ uint32_t sh[1024];
   uint32_t t = threadIdx.x;
@@ -175,17 +212,9 @@ extern "C" __global__ void scan_add(uint32_t* data, uint32_t len, const uint32_t
   if (i < len) data[i] += sums[blockIdx.x];
 }
 
-/**
- * Bucket accumulation in equal chunks, so that a bucket holding many points (skewed scalars: a witness full of 1s)
- * is summed by many threads. Thread t takes sorted entries [t·len, (t+1)·len): each run of one bucket that lies
- * wholly in the chunk is that bucket's sum (written to buckets, which start as the identity); the runs cut by the
- * chunk's ends are partial and go, with their keys, to slots 2t (first run) and 2t+1 (last run), identity where the
- * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
- * the key `keys` (past every bucket).
- */
 /** A bucket's run of chunk t: its whole sum into the bucket, or a partial sum into the chunk's first or last slot. */
-__device__ __forceinline__ void flush_run(uint32_t k, const G1Xyzz& acc, bool cut_before, bool cut_after, uint32_t t,
-                                          G1Xyzz* buckets, G1Xyzz* slot_vals) {
+HD void flush_run(uint32_t k, const G1Xyzz& acc, bool cut_before, bool cut_after, uint32_t t, G1Xyzz* buckets,
+                  G1Xyzz* slot_vals) {
   if (!cut_before && !cut_after) {
     buckets[k] = acc;
   } else if (cut_before) {
@@ -195,11 +224,17 @@ __device__ __forceinline__ void flush_run(uint32_t k, const G1Xyzz& acc, bool cu
   }
 }
 
-// at most 128 registers (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md, run 7)
-extern "C" __global__ void __launch_bounds__(128, 4) msm_accumulate(const G1Affine* bases, const uint32_t* entries, const uint32_t* offs,
-                                          uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
-                                          uint32_t* slot_keys, G1Xyzz* slot_vals) {
-  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+/**
+ * Bucket accumulation in equal chunks, so that a bucket holding many points (skewed scalars: a witness full of 1s)
+ * is summed by many threads. Thread t takes sorted entries [t·len, (t+1)·len): each run of one bucket that lies
+ * wholly in the chunk is that bucket's sum (written to buckets, which start as the identity); the runs cut by the
+ * chunk's ends are partial and go, with their keys, to slots 2t (first run) and 2t+1 (last run), identity where the
+ * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
+ * the key `keys` (past every bucket). Entry points below n are bases, the others table[index - n].
+ */
+HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries,
+                          const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
+                          uint32_t* slot_keys, G1Xyzz* slot_vals) {
   if (t >= threads) return;
   uint32_t total = offs[keys];
   uint32_t start = t * len;
@@ -210,7 +245,7 @@ extern "C" __global__ void __launch_bounds__(128, 4) msm_accumulate(const G1Affi
     slot_keys[2 * t + 1] = keys;
     return;
   }
-  uint32_t end = min(start + len, total);
+  uint32_t end = min_u32(start + len, total);
   uint32_t lo = 0, hi = keys;  // the last key whose entries begin at or before start
   while (hi - lo > 1) {
     uint32_t mid = (lo + hi) / 2;
@@ -229,12 +264,30 @@ extern "C" __global__ void __launch_bounds__(128, 4) msm_accumulate(const G1Affi
       run_end = offs[k + 1];
     }
     uint32_t entry = entries[e];
-    G1Affine p = bases[entry & 0x7fffffffu];
+    uint32_t index = entry & 0x7fffffffu;
+    G1Affine p = index < n ? bases[index] : table[index - n];
     if (entry >> 31) p.y = Fp::neg(p.y);
+#ifdef MSM_CALL_MADD
     acc.add(p);
+#else
+    acc.add_inline(p);  // inlined: 163 against 180 ms at 2^24 with a table (gpu/NOTES.md, run 35)
+#endif
   }
   flush_run(k, acc, offs[k] < start, offs[k + 1] > end, t, buckets, slot_vals);
   slot_keys[2 * t + 1] = k;
+}
+
+// at most 128 registers (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md, run 7);
+// MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=3: 168 registers; 5: 102)
+#ifndef MSM_ACCUMULATE_BLOCKS
+#define MSM_ACCUMULATE_BLOCKS 4
+#endif
+extern "C" __global__ void __launch_bounds__(128, MSM_ACCUMULATE_BLOCKS) msm_accumulate(const G1Affine* bases, uint32_t n, const G1Affine* table,
+                                                                    const uint32_t* entries, const uint32_t* offs, uint32_t keys,
+                                                                    uint32_t len, uint32_t threads, G1Xyzz* buckets,
+                                                                    uint32_t* slot_keys, G1Xyzz* slot_vals) {
+  msm_accumulate_at(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len, threads, buckets,
+                    slot_keys, slot_vals);
 }
 
 /**
@@ -242,13 +295,11 @@ extern "C" __global__ void __launch_bounds__(128, 4) msm_accumulate(const G1Affi
  * entries: a key's run wholly inside the chunk (no neighbour slot outside it has the key) is added to its bucket;
  * runs cut by the chunk's ends go to out slots 2t and 2t+1. One launch with a single chunk finishes the job.
  */
-extern "C" __global__ void msm_combine(const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
-                                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys,
-                                       G1Xyzz* out_vals) {
-  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
+                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys, G1Xyzz* out_vals) {
   if (t >= threads) return;
   uint32_t start = t * len;
-  uint32_t end = min(start + len, count);
+  uint32_t end = min_u32(start + len, count);
   if (out_keys != nullptr) {
     out_vals[2 * t] = G1Xyzz::identity();
     out_vals[2 * t + 1] = G1Xyzz::identity();
@@ -275,18 +326,24 @@ extern "C" __global__ void msm_combine(const uint32_t* in_keys, const G1Xyzz* in
   }
 }
 
+extern "C" __global__ void msm_combine(const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
+                                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys,
+                                       G1Xyzz* out_vals) {
+  msm_combine_at(blockIdx.x * blockDim.x + threadIdx.x, in_keys, in_vals, count, len, keys, threads, buckets, out_keys,
+                 out_vals);
+}
+
 /**
- * Bucket reduction, part one: segment j of window w (thread w·segments + j) covers buckets [j·len, (j+1)·len) and
+ * Bucket reduction, part one: segment j of set s (thread s·segments + j) covers buckets [j·len, (j+1)·len) and
  * computes sum over its buckets of (b+1)·bucket[b]: a running sum from the top gives sum of (b - lo + 1)·bucket[b],
  * plus lo·(segment sum). Many short segments keep the serial chain short (len + ~2·log2(lo) additions).
  */
-extern "C" __global__ void msm_reduce_segments(const G1Xyzz* buckets, uint32_t per_window, uint32_t segments, uint32_t len,
-                                               uint32_t windows, G1Xyzz* out) {
-  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= windows * segments) return;
+HD void msm_reduce_segments_at(uint32_t t, const G1Xyzz* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
+                               uint32_t sets, G1Xyzz* out) {
+  if (t >= sets * segments) return;
   uint32_t w = t / segments;
   uint32_t lo = (t % segments) * len;
-  const G1Xyzz* b = buckets + (size_t)w * per_window;
+  const G1Xyzz* b = buckets + (size_t)w * per_set;
   G1Xyzz running = G1Xyzz::identity();
   G1Xyzz acc = G1Xyzz::identity();
   for (uint32_t k = lo + len; k-- > lo;) {
@@ -297,17 +354,39 @@ extern "C" __global__ void msm_reduce_segments(const G1Xyzz* buckets, uint32_t p
   out[t] = acc;
 }
 
+extern "C" __global__ void msm_reduce_segments(const G1Xyzz* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
+                                               uint32_t sets, G1Xyzz* out) {
+  msm_reduce_segments_at(blockIdx.x * blockDim.x + threadIdx.x, buckets, per_set, segments, len, sets, out);
+}
+
+/** Sums of groups: out[s·m' + q] = sum of in[s·m + q·group + i] for i < group (within m), m' = ceil(m / group). */
+HD void msm_sum_groups_at(uint32_t t, const G1Xyzz* in, uint32_t m, uint32_t group, uint32_t sets, G1Xyzz* out) {
+  uint32_t per = (m + group - 1) / group;
+  if (t >= sets * per) return;
+  uint32_t s = t / per;
+  uint32_t from = (t % per) * group;
+  uint32_t to = min_u32(from + group, m);
+  G1Xyzz acc = G1Xyzz::identity();
+  for (uint32_t i = from; i < to; i++) acc.add(in[(size_t)s * m + i]);
+  out[t] = acc;
+}
+
+extern "C" __global__ void msm_sum_groups(const G1Xyzz* in, uint32_t m, uint32_t group, uint32_t sets, G1Xyzz* out) {
+  msm_sum_groups_at(blockIdx.x * blockDim.x + threadIdx.x, in, m, group, sets, out);
+}
+
 /**
- * Bucket reduction, part two: one block per window adds the window's segment sums (each thread `per_thread` of them,
- * then a tree in shared memory) and writes the window's sum as Jacobian x, y, z (blst_p1 layout).
+ * Bucket reduction, last part: one block per set (blockDim a power of two up to 256) adds the set's m partial sums
+ * (thread j those at j, j + blockDim, ..., then a tree in shared memory) and writes the set's sum as Jacobian x, y, z
+ * (blst_p1 layout).
  */
-extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t segments, uint32_t per_thread, Fp* out) {
-  __shared__ G1Xyzz sh[128];
+extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t m, Fp* out) {
+  __shared__ G1Xyzz sh[256];
   uint32_t w = blockIdx.x;
   uint32_t j = threadIdx.x;
-  const G1Xyzz* s = segs + (size_t)w * segments + (size_t)j * per_thread;
+  const G1Xyzz* s = segs + (size_t)w * m;
   G1Xyzz acc = G1Xyzz::identity();
-  for (uint32_t k = 0; k < per_thread; k++) acc.add(s[k]);
+  for (uint32_t k = j; k < m; k += blockDim.x) acc.add(s[k]);
   sh[j] = acc;
   __syncthreads();
   for (uint32_t half = blockDim.x / 2; half > 0; half >>= 1) {
@@ -315,6 +394,52 @@ extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t segme
     __syncthreads();
   }
   if (j == 0) sh[0].to_jacobian(out + 3 * w);
+}
+
+/** The most copies of a point an MSM table holds (MsmPlan.MAX_COPIES). */
+#define MSM_MAX_COPIES 32
+/** Copies msm_table converts to affine with one inversion: few, to keep its per-thread (local) memory small. */
+#define MSM_TABLE_BATCH 4
+
+/**
+ * The precomputed table of an MSM: table[(j-1)·n + i] = 2^(shift·j)·P_i in affine form (identity as (0, 0)) for
+ * 1 <= j < copies. Each thread doubles its point shift times per copy in XYZZ and converts its copies to affine
+ * MSM_TABLE_BATCH at a time, with one inversion per batch (Montgomery's trick).
+ */
+HD void msm_table_at(uint32_t i, const G1Affine* bases, uint32_t n, uint32_t shift, uint32_t copies, G1Affine* table) {
+  if (i >= n) return;
+  G1Xyzz acc = G1Xyzz::of(bases[i]);
+  for (uint32_t first = 1; first < copies; first += MSM_TABLE_BATCH) {
+    uint32_t count = min_u32(MSM_TABLE_BATCH, copies - first);
+    G1Xyzz pts[MSM_TABLE_BATCH];
+    Fp prefix[MSM_TABLE_BATCH];
+    Fp run = Fp::one();
+    for (uint32_t b = 0; b < count; b++) {
+      for (uint32_t s = 0; s < shift; s++) acc.dbl();
+      pts[b] = acc;
+      if (!acc.is_identity()) run = Fp::mul(run, Fp::mul(acc.ZZ, acc.ZZZ));
+      prefix[b] = run;
+    }
+    Fp inv = Fp::inverse(run);  // 1 / (product of the batch's ZZ·ZZZ up to b)
+    for (uint32_t b = count; b-- > 0;) {
+      const G1Xyzz& p = pts[b];
+      G1Affine r;
+      if (p.is_identity()) {
+        r.x = Fp::zero();
+        r.y = Fp::zero();
+      } else {
+        Fp d_inv = b > 0 ? Fp::mul(inv, prefix[b - 1]) : inv;  // 1 / (ZZ·ZZZ) of this copy
+        inv = Fp::mul(inv, Fp::mul(p.ZZ, p.ZZZ));
+        r.x = Fp::reduce(Fp::mul(p.X, Fp::mul(d_inv, p.ZZZ)));
+        r.y = Fp::reduce(Fp::mul(p.Y, Fp::mul(d_inv, p.ZZ)));
+      }
+      table[(size_t)(first + b - 1) * n + i] = r;
+    }
+  }
+}
+
+extern "C" __global__ void msm_table(const G1Affine* bases, uint32_t n, uint32_t shift, uint32_t copies, G1Affine* table) {
+  msm_table_at(blockIdx.x * blockDim.x + threadIdx.x, bases, n, shift, copies, table);
 }
 
 // ------------------------------------------------------------------------------------------------ setup
@@ -340,8 +465,8 @@ extern "C" __global__ void g1_fixed_base(const G1Affine* table, uint32_t c, uint
     r.y = Fp::zero();
   } else {
     Fp inv = Fp::inverse(Fp::mul(acc.ZZ, acc.ZZZ));
-    r.x = Fp::mul(acc.X, Fp::mul(inv, acc.ZZZ));
-    r.y = Fp::mul(acc.Y, Fp::mul(inv, acc.ZZ));
+    r.x = Fp::reduce(Fp::mul(acc.X, Fp::mul(inv, acc.ZZZ)));
+    r.y = Fp::reduce(Fp::mul(acc.Y, Fp::mul(inv, acc.ZZ)));
   }
   out[i] = r;
 }
@@ -356,5 +481,5 @@ extern "C" __global__ void fr_mul_vec(const Fr* a, const Fr* b, Fr* out, uint32_
 
 extern "C" __global__ void fp_mul_vec(const Fp* a, const Fp* b, Fp* out, uint32_t n) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = Fp::mul(a[i], b[i]);
+  if (i < n) out[i] = Fp::reduce(Fp::mul(a[i], b[i]));
 }

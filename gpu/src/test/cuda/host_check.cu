@@ -26,10 +26,10 @@ static F parse(const char* hex) {  // big-endian hex of N*8 digits
 int main(int argc, char** argv) {
   // argv: fp_a fp_b fr_a fr_b gx gy (Montgomery, big-endian hex)
   Fp a = parse<Fp>(argv[1]), b = parse<Fp>(argv[2]);
-  print("fp_mul", Fp::mul(a, b));
-  print("fp_add", Fp::add(a, b));
-  print("fp_sub", Fp::sub(a, b));
-  print("fp_inv", Fp::inverse(a));
+  print("fp_mul", Fp::reduce(Fp::mul(a, b)));
+  print("fp_add", Fp::reduce(Fp::add(a, b)));
+  print("fp_sub", Fp::reduce(Fp::sub(a, b)));
+  print("fp_inv", Fp::reduce(Fp::inverse(a)));
   Fr c = parse<Fr>(argv[3]), d = parse<Fr>(argv[4]);
   print("fr_mul", Fr::mul(c, d));
   print("fr_add", Fr::add(c, d));

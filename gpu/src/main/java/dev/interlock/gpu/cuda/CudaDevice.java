@@ -115,6 +115,8 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
   private final Map<CUstream, CUevent> lastFree = new HashMap<>();
   private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
+  /** Per buffer id, the MSM table built in it (see {@link #msmTable}); dropped when its bases are written or freed. */
+  private final Map<Long, TableOf> tablesBuilt = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
   /** Timing events handed back after use, so that a launch records two events without creating them. */
   private final Deque<CUevent> timingEvents = new ArrayDeque<>();
@@ -212,6 +214,9 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   /** Where writeBases put how many bases: the MSM's point count. */
   private record BasesAt(long bufferId, long byteOffset) {}
+
+  /** An MSM table: the copies of the bases at {@code bases}, laid out as {@code plan} reads them (null: no bases). */
+  private record TableOf(BasesAt bases, MsmPlan plan) {}
 
 
   /** Why no CUDA device can be used here, or empty when one can. */
@@ -475,6 +480,8 @@ public final class CudaDevice implements Device, ProvingKernels {
     synchronized (this) {
       Block b = buffers.remove(buffer);
       basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
+      tablesBuilt.keySet().remove(buffer.id());
+      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == buffer.id());
       try {
         if (buffer.async()) {
           b.orderFreeOn(s);
@@ -780,6 +787,8 @@ public final class CudaDevice implements Device, ProvingKernels {
         (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into), s);
     synchronized (this) {
       basesWritten.put(new BasesAt(dst.id(), at), bases.size());
+      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
+      tablesBuilt.keySet().remove(dst.id());
     }
   }
 
@@ -847,6 +856,29 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   @Override
   public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    int count = basesCount(bases, basesAt);
+    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null);
+  }
+
+  /**
+   * The MSM of the bases at {@code basesAt} with the table {@link #msmTable} built for them in {@code table}: each
+   * window's digits index a precomputed copy of the bases, so all windows share a bucket set, and a wider window pays.
+   */
+  public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
+    int count = basesCount(bases, basesAt);
+    TableOf t;
+    synchronized (this) {
+      t = tablesBuilt.get(table.id());
+    }
+    if (t == null || !t.bases().equals(new BasesAt(bases.id(), basesAt)) || (t.plan() == null ? count != 0 : t.plan().n() != count)) {
+      throw new IllegalStateException("buffer " + table.name() + " holds no MSM table of the " + count + " bases of "
+          + bases.name() + " at byte " + basesAt);
+    }
+    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : t.plan(), table);
+  }
+
+  /** How many G1 bases {@link #writeBases} wrote at basesAt of bases. */
+  private int basesCount(DeviceBuffer bases, long basesAt) {
     Integer count;
     synchronized (this) {
       count = basesWritten.get(new BasesAt(bases.id(), basesAt));
@@ -858,14 +890,20 @@ public final class CudaDevice implements Device, ProvingKernels {
       throw new IllegalStateException("this device was opened for MSMs up to " + scratch.maxMsmPoints() + " points ("
           + scratch + "), asked for " + count);
     }
+    return count;
+  }
+
+  /** The MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
+  private MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
+      DeviceBuffer table) {
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "msm", List.of(bases, scalars), s);
+    List<Allocation> a = startKernel(owner, "msm", table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
     G1[] result = new G1[1];
-    if (count == 0) {
+    if (plan == null) {
       result[0] = G1.identity();
       return MsmRun.of(new StreamRun("msm", s, null, () -> {}, () -> {}), () -> result[0]);
     }
-    MsmPlan plan = MsmPlan.of(count);
+    int count = plan.n();
     CUdeviceptr arena;
     try {
       requireFits(scalars, scalarsAt * SCALAR_BYTES, count * SCALAR_BYTES, "an MSM of " + count + " scalars");
@@ -878,16 +916,49 @@ public final class CudaDevice implements Device, ProvingKernels {
       endKernel();
       throw e;
     }
+    CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr();
     StreamRun run = enqueued("msm", s, a,
-        () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES),
-            plan, arena, s),
+        () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
+            a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
         () -> {
-          long[] sums = new long[plan.windows() * G1Limbs.JACOBIAN_LONGS];
+          long[] sums = new long[plan.sets() * G1Limbs.JACOBIAN_LONGS];
           download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
           result[0] = Kernels.msmResult(plan, sums);
         },
         () -> releaseArena(arena));
     return MsmRun.of(run, () -> result[0]);
+  }
+
+  /** Bytes of the table {@link #msmTable} builds for {@code count} bases with up to {@code copies} copies of each. */
+  public static long msmTableBytes(int count, int copies) {
+    return count == 0 ? 0 : MsmPlan.withTable(count, copies).tableBytes();
+  }
+
+  /**
+   * Builds into {@code table} (a buffer of at least {@link #msmTableBytes} bytes, which the caller owns and frees) the
+   * precomputed shifted copies of the bases at {@code basesAt} that {@link #msm(String, DeviceBuffer, long, DeviceBuffer,
+   * int, DeviceBuffer)} reads: the one-time work of a proving key's fixed bases. Writing new bases there, or freeing
+   * either buffer, forgets the table.
+   */
+  public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, int copies) {
+    int count = basesCount(bases, basesAt);
+    MsmPlan plan = count == 0 ? null : MsmPlan.withTable(count, copies);
+    CUstream s = bind();
+    List<Allocation> a = startKernel(owner, "msm_table", List.of(bases, table), s);
+    StreamRun run = enqueued("msm_table", s, a, () -> {
+      if (plan != null) {
+        requireFits(table, 0, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
+      }
+      return () -> {
+        if (plan != null) {
+          kernels.msmTable(a.get(0).ptr().withByteOffset(basesAt), plan, a.get(1).ptr(), s);
+        }
+      };
+    }, () -> {}, () -> {});
+    synchronized (this) {
+      tablesBuilt.put(table.id(), new TableOf(new BasesAt(bases.id(), basesAt), plan));
+    }
+    return run;
   }
 
   @Override
@@ -1268,6 +1339,22 @@ public final class CudaDevice implements Device, ProvingKernels {
       basesWritten.put(new BasesAt(bases.id(), 0), n);
     }
     return msm("bench", bases, 0, scalars, 0).result();
+  }
+
+  /** As {@link #msmOf(DeviceBuffer, DeviceBuffer, int)}, with the table {@link #msmTableOf} built for those n bases. */
+  G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n, DeviceBuffer table) {
+    synchronized (this) {
+      basesWritten.put(new BasesAt(bases.id(), 0), n);
+    }
+    return msm("bench", bases, 0, scalars, 0, table).result();
+  }
+
+  /** Builds the MSM table of the first n bases written at byte 0 of {@code bases}, and waits for it. */
+  void msmTableOf(DeviceBuffer bases, int n, DeviceBuffer table, int copies) {
+    synchronized (this) {
+      basesWritten.put(new BasesAt(bases.id(), 0), n);
+    }
+    msmTable("bench", bases, 0, table, copies).await();
   }
 
   synchronized CUdeviceptr pointer(DeviceBuffer b) {

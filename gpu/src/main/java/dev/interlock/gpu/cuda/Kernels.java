@@ -59,7 +59,9 @@ final class Kernels {
   private final CUfunction msmAccumulate = new CUfunction();
   private final CUfunction msmCombine = new CUfunction();
   private final CUfunction msmReduceSegments = new CUfunction();
+  private final CUfunction msmSumGroups = new CUfunction();
   private final CUfunction msmReduceWindows = new CUfunction();
+  private final CUfunction msmTable = new CUfunction();
   private final CUfunction fixedBase = new CUfunction();
   private final CUfunction frMul = new CUfunction();
   private final CUfunction fpMul = new CUfunction();
@@ -84,7 +86,9 @@ final class Kernels {
     get(module, msmAccumulate, "msm_accumulate");
     get(module, msmCombine, "msm_combine");
     get(module, msmReduceSegments, "msm_reduce_segments");
+    get(module, msmSumGroups, "msm_sum_groups");
     get(module, msmReduceWindows, "msm_reduce_windows");
+    get(module, msmTable, "msm_table");
     get(module, fixedBase, "g1_fixed_base");
     get(module, frMul, "fr_mul_vec");
     get(module, fpMul, "fp_mul_vec");
@@ -204,29 +208,43 @@ final class Kernels {
 
   // ------------------------------------------------------------------------------------------- MSM
 
-  /** Enqueues the MSM of plan.n() points: bases and scalars as laid out above, scratch of plan.scratchBytes(). */
-  void msm(CUdeviceptr bases, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s) {
+  /** Where an MSM's phases end, for benchmarks that time them (each call comes after the phase's launches). */
+  interface Phases {
+    Phases NONE = phase -> {};
+
+    void ended(String phase);
+  }
+
+  /**
+   * Enqueues the MSM of plan.n() points: bases and scalars as laid out above, the plan's table (copies 1 and up of the
+   * bases, as {@link #msmTable} builds it; ignored when the plan has one copy), scratch of plan.scratchBytes().
+   */
+  void msm(CUdeviceptr bases, CUdeviceptr table, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s) {
+    msm(bases, table, scalars, p, scratch, s, Phases.NONE);
+  }
+
+  void msm(CUdeviceptr bases, CUdeviceptr table, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s,
+      Phases phases) {
     CUdeviceptr entries = scratch;
     CUdeviceptr offsets = scratch.withByteOffset(p.offsetsAt());
     CUdeviceptr cursors = scratch.withByteOffset(p.cursorsAt());
     CUdeviceptr sums = scratch.withByteOffset(p.sumsAt());
     CUdeviceptr buckets = scratch.withByteOffset(p.bucketsAt());
-    CUdeviceptr segmentSums = scratch.withByteOffset(p.segmentSumsAt());
     CUdeviceptr windowSums = scratch.withByteOffset(p.windowSumsAt());
     int counters = p.keys() + 1;
     CudaDevice.check(cuMemsetD32Async(offsets, 0, counters, s), "cuMemsetD32Async");
-    launch(msmCount, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), offsets);
-    int scanBlocks = (counters + 1023) / 1024;
-    launch(scanBlock, scanBlocks, 1024, s, offsets, counters, sums);
-    launch(scanBlock, 1, 1024, s, sums, scanBlocks, new CUdeviceptr());
-    launch(scanAdd, scanBlocks, 1024, s, offsets, counters, sums);
+    launch(msmCount, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), offsets);
+    scan(offsets, counters, sums, s);
     CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
-    launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), cursors, entries);
+    launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), cursors, entries);
+    phases.ended("sort");
     CudaDevice.check(cuMemsetD32Async(buckets, 0, (long) p.keys() * MsmPlan.XYZZ_BYTES / 4, s), "cuMemsetD32Async");
     CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
     CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};
-    launch(msmAccumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, entries, offsets, p.keys(), p.chunk(), p.chunkThreads(),
-        buckets, slotKeys[0], slotVals[0]);
+    CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
+    launch(msmAccumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(),
+        p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
+    phases.ended("accumulate");
     int in = 0;
     int count = 2 * p.chunkThreads();
     while (count > MsmPlan.COMBINE) {
@@ -237,17 +255,47 @@ final class Kernels {
       in = 1 - in;
     }
     launch(msmCombine, 1, 1, s, slotKeys[in], slotVals[in], count, count, p.keys(), 1, buckets, new CUdeviceptr(), new CUdeviceptr());
-    int segments = p.windows() * p.segments();
+    phases.ended("combine");
+    CUdeviceptr[] partial = {scratch.withByteOffset(p.segmentSumsAt()), scratch.withByteOffset(p.groupSumsAt())};
+    int segments = p.sets() * p.segments();
     launch(msmReduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
-        p.windows(), segmentSums);
-    int threads = p.windowThreads();
-    launch(msmReduceWindows, p.windows(), threads, s, segmentSums, p.segments(), p.segments() / threads, windowSums);
+        p.sets(), partial[0]);
+    int m = p.segments();
+    int at = 0;
+    while (m > MsmPlan.MAX_WINDOW_THREADS) {
+      int per = (m + MsmPlan.GROUP - 1) / MsmPlan.GROUP;
+      int threads = p.sets() * per;
+      launch(msmSumGroups, (threads + 127) / 128, 128, s, partial[at], m, MsmPlan.GROUP, p.sets(), partial[1 - at]);
+      m = per;
+      at = 1 - at;
+    }
+    launch(msmReduceWindows, p.sets(), Math.min(MsmPlan.MAX_WINDOW_THREADS, m), s, partial[at], m, windowSums);
+    phases.ended("reduce");
   }
 
-  /** The MSM's result from its window sums (read from scratch after the stream is synchronized): Σ 2^(c·w)·W_w. */
+  /** The exclusive prefix sum of len counters in place, level by level, with the block sums at sums. */
+  private void scan(CUdeviceptr data, int len, CUdeviceptr sums, CUstream s) {
+    int blocks = (len + 1023) / 1024;
+    if (blocks == 1) {
+      launch(scanBlock, 1, 1024, s, data, len, new CUdeviceptr());
+      return;
+    }
+    launch(scanBlock, blocks, 1024, s, data, len, sums);
+    scan(sums, blocks, sums.withByteOffset(blocks * 4L), s);
+    launch(scanAdd, blocks, 1024, s, data, len, sums);
+  }
+
+  /** Enqueues the building of plan's table from its n bases: copies 1 .. copies-1, n affine points each. */
+  void msmTable(CUdeviceptr bases, MsmPlan p, CUdeviceptr table, CUstream s) {
+    if (p.copies() > 1) {
+      launch(msmTable, (p.n() + 127) / 128, 128, s, bases, p.n(), p.copyShift(), p.copies(), table);
+    }
+  }
+
+  /** The MSM's result from its set sums (read from scratch after the stream is synchronized): Σ 2^(c·k)·S_k. */
   static G1 msmResult(MsmPlan p, long[] windowSums) {
-    G1 acc = G1Limbs.fromJacobian(windowSums, (p.windows() - 1) * G1Limbs.JACOBIAN_LONGS);
-    for (int w = p.windows() - 2; w >= 0; w--) {
+    G1 acc = G1Limbs.fromJacobian(windowSums, (p.sets() - 1) * G1Limbs.JACOBIAN_LONGS);
+    for (int w = p.sets() - 2; w >= 0; w--) {
       for (int i = 0; i < p.c(); i++) {
         acc = acc.dbl();
       }

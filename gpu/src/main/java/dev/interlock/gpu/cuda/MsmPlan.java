@@ -2,28 +2,48 @@ package dev.interlock.gpu.cuda;
 
 /**
  * How kernels.cu runs a G1 MSM of n points, and the scratch it needs: c-bit signed-digit windows, {@code windows =
- * ceil(256 / c)} so the last carry is always zero, {@code buckets = 2^(c-1)} per window, reduced in {@code
- * segments} segments per window (then summed by {@link #windowThreads()} threads per window).
+ * ceil(256 / c)} so the last carry is always zero, and {@code copies} copies of the bases (the bases themselves, then
+ * a precomputed table of {@code copies - 1} shifted copies: copy j of P is 2^(c·sets·j)·P). Window w = j·sets + k adds
+ * copy j into bucket set k, so there are {@code sets = ceil(windows / copies)} sets of {@code buckets = 2^(c-1)}
+ * buckets; without a table (copies = 1) each window has its own set. Each set is reduced in {@code segments}
+ * segments, whose sums are added in groups of {@value #GROUP} until at most {@value #MAX_WINDOW_THREADS} remain, which
+ * one block per set adds up.
  *
- * <p>c is one of 4, 8, 13 and 16, whose top window holds 3, 7, 8 and 15 bits of a 255-bit scalar. Other widths leave
- * the top window nearly empty (c = 15: 0 bits, so every carry lands in one bucket, which one thread then sums: an MSM
- * of 2^18 points took 2.3 s at c = 15 against 41 ms for 2^19 at c = 16 on an H200).
+ * <p>c is chosen by a cost model: windows·n mixed additions for the digits, plus about {@value #REDUCTION_COST}
+ * additions' worth per bucket for the reduction (two full additions per bucket, each costlier than a mixed one), over
+ * the c of 4..{@value #MAX_C}. Without a table, sizes keep the widths that ran before the model (4, 8, 13 and 16 up to
+ * 2^23), which the model puts within a few percent of its optimum, and 2^24 up take the model's width.
  *
  * <p>Buckets are summed in {@link #chunkThreads()} equal chunks of {@link #chunk()} sorted entries (at most 2^19
  * threads), whatever the scalars, and partial sums are combined in rounds of {@value #COMBINE} slots.
  *
  * <p>Scratch, each part aligned to 256 bytes, in this order: entries (windows·n sorted digit entries, 4 bytes each),
- * offsets and cursors (windows·buckets + 1 counters each), scan block sums (1024), buckets (windows·buckets XYZZ points
- * of 192 bytes), segment sums (windows·segments XYZZ points), window sums (windows Jacobian points of 144 bytes), and
- * two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values).
+ * offsets and cursors (keys + 1 counters each), scan block sums (every level's), buckets (keys XYZZ points of 192 bytes),
+ * segment sums (sets·segments XYZZ points), group sums (sets·ceil(segments / 16)), window sums (sets Jacobian points of
+ * 144 bytes), and two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values). The table is not scratch:
+ * it is a buffer of {@link #tableBytes()} that the caller owns.
  */
-record MsmPlan(int n, int c, int windows, int buckets, int segments) {
+record MsmPlan(int n, int c, int windows, int copies, int segments) {
   static final int XYZZ_BYTES = 4 * 48;
   static final int JACOBIAN_BYTES = 3 * 48;
-  static final int SCAN_BLOCKS = 1024;
-  /** Slots per thread in a combining round of partial bucket sums. */
-  static final int COMBINE = 32;
+  static final int AFFINE_BYTES = 2 * 48;
+  /**
+   * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
+   * its threads many (32 took 6.4 ms of a 24.6 ms MSM at 2^20 on the H200, gpu/NOTES.md run 34).
+   */
+  static final int COMBINE = 8;
+  /** Partial sums added per thread in a grouping round of the reduction. */
+  static final int GROUP = 16;
+  /** Threads of the last reduction block (its shared memory holds one XYZZ point each: 48 KiB). */
+  static final int MAX_WINDOW_THREADS = 256;
+  /** The most copies of a point (kernels.cu's MSM_MAX_COPIES: msm_table keeps them in one thread). */
+  static final int MAX_COPIES = 32;
+  /** The widest window: 2^21 buckets of 192 bytes per set. */
+  static final int MAX_C = 22;
+  /** Additions' worth of reduction per bucket, in the cost model that picks c. */
+  static final int REDUCTION_COST = 3;
   private static final int MAX_CHUNK_THREADS = 1 << 19;
+  private static final int SCAN_BLOCK = 1024;
 
   /** The most points an MSM may have: windows·n sorted entries must stay far below 2^32 (uint32 in the kernels). */
   static final int MAX_POINTS = 1 << 26;
@@ -32,27 +52,95 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
     if (n > MAX_POINTS) {
       throw new IllegalArgumentException("an MSM of " + n + " points is over the kernels' limit of " + MAX_POINTS);
     }
-    if (n < 1 || c < 4 || c > 16 || windows * c < 256 || buckets != 1 << (c - 1)
-        || segments < 1 || buckets % segments != 0 || Integer.bitCount(segments) != 1) {
+    if (n < 1 || c < 4 || c > MAX_C || windows != (256 + c - 1) / c || copies < 1 || copies > Math.min(windows, MAX_COPIES)
+        || copies != ceilDiv(windows, ceilDiv(windows, copies)) || (long) windows * n >= 1L << 31
+        || segments < 1 || (1 << (c - 1)) % segments != 0 || Integer.bitCount(segments) != 1) {
       throw new IllegalArgumentException("inconsistent MSM plan: n=" + n + " c=" + c + " windows=" + windows
-          + " buckets=" + buckets + " segments=" + segments);
+          + " copies=" + copies + " segments=" + segments);
     }
   }
 
-  /** The plan for n points. */
+  /** The plan for n points without a table. */
   static MsmPlan of(int n) {
+    requireSize(n);
+    int log = 31 - Integer.numberOfLeadingZeros(n);
+    int c = log >= 24 ? cheapest(1 << log, 1) : log >= 17 ? 16 : log >= 12 ? 13 : log >= 7 ? 8 : 4;
+    return of(n, c, 1);
+  }
+
+  /**
+   * The plan for n points with a table of up to {@code copies} copies of each base (fewer when fewer serve the same
+   * number of bucket sets), c chosen by the cost model for n rounded down to a power of two.
+   */
+  static MsmPlan withTable(int n, int copies) {
+    requireSize(n);
+    if (copies < 1) {
+      throw new IllegalArgumentException("an MSM table needs at least one copy, got " + copies);
+    }
+    return of(n, cheapest(Integer.highestOneBit(n), copies), copies);
+  }
+
+  /** The plan for n points with c-bit windows and up to {@code copies} copies (copies of 1: no table). */
+  static MsmPlan of(int n, int c, int copies) {
+    requireSize(n);
+    int windows = (256 + c - 1) / c;
+    int sets = ceilDiv(windows, Math.min(Math.min(copies, windows), MAX_COPIES));
+    int buckets = 1 << (c - 1);
+    return new MsmPlan(n, c, windows, ceilDiv(windows, sets), Math.min(buckets, Math.max(1024, buckets / 32)));
+  }
+
+  private static void requireSize(int n) {
     if (n < 1 || n > MAX_POINTS) {
       throw new IllegalArgumentException("an MSM needs 1 to " + MAX_POINTS + " points, got " + n);
     }
-    int log = 31 - Integer.numberOfLeadingZeros(n);
-    int c = log >= 17 ? 16 : log >= 12 ? 13 : log >= 7 ? 8 : 4;
-    int buckets = 1 << (c - 1);
-    return new MsmPlan(n, c, (256 + c - 1) / c, buckets, Math.min(1024, buckets));
   }
 
-  /** Bucket keys (windows·buckets); the offsets array has one more slot for the total. */
+  /** The c of least modelled cost for n points and up to {@code copies} copies (the smaller c on a tie). */
+  private static int cheapest(int n, int copies) {
+    int best = 4;
+    long bestCost = Long.MAX_VALUE;
+    for (int c = 4; c <= MAX_C; c++) {
+      int windows = (256 + c - 1) / c;
+      if ((long) windows * n >= 1L << 31 || (windows - 1) * c >= 255) {
+        continue; // too many entries, or a top window above every scalar bit (it would only take carries)
+      }
+      int sets = ceilDiv(windows, Math.min(Math.min(copies, windows), MAX_COPIES));
+      long cost = (long) windows * n + (long) REDUCTION_COST * sets * (1L << (c - 1));
+      if (cost < bestCost) {
+        best = c;
+        bestCost = cost;
+      }
+    }
+    return best;
+  }
+
+  private static int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+  }
+
+  /** Bucket sets: windows sharing a set use different copies of the bases. */
+  int sets() {
+    return ceilDiv(windows, copies);
+  }
+
+  /** Buckets per set. */
+  int buckets() {
+    return 1 << (c - 1);
+  }
+
+  /** Bucket keys (sets·buckets); the offsets array has one more slot for the total. */
   int keys() {
-    return windows * buckets;
+    return sets() * buckets();
+  }
+
+  /** Doublings between one copy of a base and the next: c bits for each set. */
+  int copyShift() {
+    return c * sets();
+  }
+
+  /** Bytes of the precomputed table (copies 1 .. copies-1 of n affine points), 0 without one. */
+  long tableBytes() {
+    return (long) (copies - 1) * n * AFFINE_BYTES;
   }
 
   long entriesBytes() {
@@ -75,16 +163,29 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
     return cursorsAt() + align(countersBytes());
   }
 
+  /** Block sums of every level of the multi-level scan of keys + 1 counters. */
+  int scanSums() {
+    int total = 0;
+    for (int len = keys() + 1; len > SCAN_BLOCK; len = ceilDiv(len, SCAN_BLOCK)) {
+      total += ceilDiv(len, SCAN_BLOCK);
+    }
+    return total;
+  }
+
   long bucketsAt() {
-    return sumsAt() + SCAN_BLOCKS * 4;
+    return sumsAt() + align(Math.max(1, scanSums()) * 4L);
   }
 
   long segmentSumsAt() {
     return bucketsAt() + align((long) keys() * XYZZ_BYTES);
   }
 
+  long groupSumsAt() {
+    return segmentSumsAt() + align((long) sets() * segments * XYZZ_BYTES);
+  }
+
   long windowSumsAt() {
-    return segmentSumsAt() + align((long) windows * segments * XYZZ_BYTES);
+    return groupSumsAt() + align((long) sets() * ceilDiv(segments, GROUP) * XYZZ_BYTES);
   }
 
   /** Sorted entries per accumulating thread: at least 32, more when that would take over 2^19 threads. */
@@ -115,7 +216,7 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
   }
 
   long slotKeysAAt() {
-    return windowSumsAt() + align((long) windows * JACOBIAN_BYTES);
+    return windowSumsAt() + align((long) sets() * JACOBIAN_BYTES);
   }
 
   long slotValsAAt() {
@@ -130,26 +231,28 @@ record MsmPlan(int n, int c, int windows, int buckets, int segments) {
     return slotKeysBAt() + align(slotsB() * 4L);
   }
 
-  /** Threads per window adding the segment sums (a power of two up to 128: the shared-memory tree). */
-  int windowThreads() {
-    return Math.min(128, segments);
-  }
-
   /** Bytes of scratch this plan uses. */
   long scratchBytes() {
     return slotValsBAt() + (long) slotsB() * XYZZ_BYTES;
   }
 
-  /** The most scratch any MSM of up to {@code maxN} points needs. */
+  /** The most scratch any MSM of up to {@code maxN} points needs, with or without a table of any number of copies. */
   static long maxScratchBytes(int maxN) {
     long most = 0;
     for (int log = 0; (1L << log) <= maxN; log++) {
-      MsmPlan p = of(1 << log);
       // a plan chosen for 2^log serves sizes up to 2^(log+1) - 1 (or maxN), with the same c
       int largest = (int) Math.min(maxN, (2L << log) - 1);
-      most = Math.max(most, new MsmPlan(largest, p.c, p.windows, p.buckets, p.segments).scratchBytes());
+      most = Math.max(most, same(of(1 << log), largest).scratchBytes());
+      for (int copies = 2; copies <= MAX_COPIES; copies++) {
+        most = Math.max(most, same(withTable(1 << log, copies), largest).scratchBytes());
+      }
     }
     return most;
+  }
+
+  /** This plan's widths for m points. */
+  private static MsmPlan same(MsmPlan p, int m) {
+    return new MsmPlan(m, p.c, p.windows, p.copies, p.segments);
   }
 
   private static long align(long bytes) {

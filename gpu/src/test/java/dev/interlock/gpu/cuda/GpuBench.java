@@ -32,39 +32,86 @@ import jcuda.driver.CUstream;
  * and compares with the CPU's MSM over the distinct bases. NTTs are checked by a forward-inverse round trip on the
  * device and, up to 2^20, against the CPU. Then staging's copies (wall clock, GB/s): scalars each way, and G1 bases.
  *
- * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S]</pre>
+ * <p>MSMs run without a table and with one ({@code --copies}, default {@value MsmPlan#MAX_COPIES}: as many copies as
+ * windows, so one bucket set; the table's build is timed on its own, once per size). Each MSM row gives the device-event
+ * time of the kernels and, as "to host", the wall-clock time of the whole call up to the result point on the host.
+ * Phase rows split one MSM into sort (digits, counting sort), accumulate, combine and reduce. {@code --variants
+ * C:K,...} times other windows C with K copies at the sizes of {@code --variant-sizes}.
+ *
+ * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S] [--copies K]
+ *     [--variants 16:1,20:13] [--variant-sizes 20,24] [--no-ntt] [--no-copies]</pre>
  */
 public final class GpuBench {
   private static final int DISTINCT_BASES = 1 << 16;
 
   private GpuBench() {}
 
-  public static void main(String[] args) {
+  /** The command line: sizes, repetitions, seed, the table's copies, and the (c, copies) variants to time. */
+  private static final class Options {
     int from = 16;
     int to = 24;
     int reps = 7;
     long seed = System.nanoTime();
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--from" -> from = Integer.parseInt(args[++i]);
-        case "--to" -> to = Integer.parseInt(args[++i]);
-        case "--reps" -> reps = Integer.parseInt(args[++i]);
-        case "--seed" -> seed = Long.parseLong(args[++i]);
-        default -> {
-          System.err.println("usage: GpuBench [--from LOG] [--to LOG] [--reps R] [--seed S]; unknown argument " + args[i]);
-          System.exit(2);
+    /** Copies of the bases in the table of the "msm g1 table" rows (1: no such rows). */
+    int copies = MsmPlan.MAX_COPIES;
+    List<int[]> variants = new ArrayList<>();
+    List<Integer> variantSizes = new ArrayList<>();
+    boolean ntt = true;
+    boolean copyRates = true;
+  }
+
+  public static void main(String[] args) {
+    Options o = new Options();
+    try {
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--from" -> o.from = Integer.parseInt(args[++i]);
+          case "--to" -> o.to = Integer.parseInt(args[++i]);
+          case "--reps" -> o.reps = Integer.parseInt(args[++i]);
+          case "--seed" -> o.seed = Long.parseLong(args[++i]);
+          case "--copies" -> o.copies = Integer.parseInt(args[++i]);
+          case "--variants" -> {
+            for (String v : args[++i].split(",")) {
+              String[] cf = v.split(":");
+              o.variants.add(new int[] {Integer.parseInt(cf[0]), Integer.parseInt(cf[1])});
+            }
+          }
+          case "--variant-sizes" -> {
+            for (String v : args[++i].split(",")) {
+              o.variantSizes.add(Integer.parseInt(v));
+            }
+          }
+          case "--no-ntt" -> o.ntt = false;
+          case "--no-copies" -> o.copyRates = false;
+          default -> throw new IllegalArgumentException("unknown argument " + args[i]);
         }
       }
+    } catch (RuntimeException e) {
+      System.err.println("usage: GpuBench [--from LOG] [--to LOG] [--reps R] [--seed S] [--copies K] [--variants C:K,...]"
+          + " [--variant-sizes LOG,...] [--no-ntt] [--no-copies]; " + e.getMessage());
+      System.exit(2);
     }
-    System.out.printf(Locale.ROOT, "gpu-bench seed %d (rerun: --seed %d), sizes 2^%d..2^%d, %d timed runs each%n", seed, seed, from, to, reps);
-    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB, new KernelScratch(to, 1 << to, 1))) {
+    System.out.printf(Locale.ROOT, "gpu-bench seed %d (rerun: --seed %d), sizes 2^%d..2^%d, %d timed runs each%n", o.seed, o.seed,
+        o.from, o.to, o.reps);
+    long tables = o.copies > 1 ? MsmPlan.withTable(1 << o.to, o.copies).tableBytes() : 0;
+    for (int log : o.variantSizes) {
+      for (int[] v : o.variants) {
+        MsmPlan p = MsmPlan.of(1 << log, v[0], v[1]);
+        tables = Math.max(tables, p.tableBytes() + p.scratchBytes());
+      }
+    }
+    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + tables, new KernelScratch(o.to, 1 << o.to, 1))) {
       System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
           gpu.scratchDescription());
-      SplittableRandom rng = new SplittableRandom(seed);
+      SplittableRandom rng = new SplittableRandom(o.seed);
       List<String> table = new ArrayList<>();
-      ntt(gpu, rng, from, to, reps, table);
-      msm(gpu, rng, from, to, reps, table);
-      copies(gpu, rng, Math.min(to, 24), reps, table);
+      if (o.ntt) {
+        ntt(gpu, rng, o.from, o.to, o.reps, table);
+      }
+      msm(gpu, rng, o, table);
+      if (o.copyRates) {
+        copies(gpu, rng, Math.min(o.to, 24), o.reps, table);
+      }
       System.out.println();
       System.out.println("kernel          size    median ms      min ms      max ms");
       table.forEach(System.out::println);
@@ -126,7 +173,10 @@ public final class GpuBench {
     gpu.free(buf);
   }
 
-  private static void msm(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+  private static void msm(CudaDevice gpu, SplittableRandom rng, Options o, List<String> table) {
+    int from = o.from;
+    int to = o.to;
+    int reps = o.reps;
     int distinct = Math.min(DISTINCT_BASES, 1 << to);
     long t0 = System.nanoTime();
     G1[] pts = gpu.fixedBaseMul(Fr.randomVector(rng, distinct));
@@ -147,11 +197,34 @@ public final class GpuBench {
     for (int log = from; log <= to; log++) {
       int n = 1 << log;
       MsmPlan plan = MsmPlan.of(n);
-      G1 got = gpu.msmOf(b, sc, n);
-      check(got.equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log);
-      double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
-      table.add(row("msm g1 (c=" + plan.c() + ")", log, t));
+      check(gpu.msmOf(b, sc, n).equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log + " (" + describe(plan) + ")");
+      double[] t = time(s, reps, () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
+      table.add(row("msm g1 (c=" + plan.c() + ")", log, t) + toHost(reps, () -> gpu.msmOf(b, sc, n)));
       System.out.println(table.get(table.size() - 1));
+      if (o.copies > 1) {
+        MsmPlan tp = MsmPlan.withTable(n, o.copies);
+        DeviceBuffer tbl = gpu.allocate("bench", "table", Math.max(1, tp.tableBytes()), false);
+        double[] build = time(s, 1, () -> gpu.msmTableOf(b, n, tbl, o.copies));
+        table.add(row("msm table build", log, build) + "   " + tp.copies() + " copies, " + Sizes.format(tp.tableBytes())
+            + " (once per key; not in the MSM's time)");
+        System.out.println(table.get(table.size() - 1));
+        check(gpu.msmOf(b, sc, n, tbl).equals(foldedCpuMsm(bases, scalars, n)), "MSM with table vs CPU at 2^" + log + " (" + describe(tp) + ")");
+        CUdeviceptr tpp = gpu.pointer(tbl);
+        double[] tt = time(s, reps, () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s));
+        table.add(row("msm g1 table (c=" + tp.c() + ")", log, tt) + toHost(reps, () -> gpu.msmOf(b, sc, n, tbl)));
+        System.out.println(table.get(table.size() - 1));
+        if (log == to || o.variantSizes.contains(log)) {
+          phases(gpu, s, reps, "table", () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s, phaseMarks(s)), log, table);
+        }
+        gpu.free(tbl);
+      }
+      if (log == to || o.variantSizes.contains(log)) {
+        phases(gpu, s, reps, "", () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s, phaseMarks(s)),
+            log, table);
+      }
+      if (o.variantSizes.contains(log)) {
+        variants(gpu, s, o, bases, scalars, bp, gpu.pointer(sc), log, table);
+      }
     }
     // a boolean witness (every scalar 0 or 1, as in circuits of bits): all points of a window in one bucket
     long[] bits = Fr.newVector(1 << to);
@@ -162,12 +235,131 @@ public final class GpuBench {
     }
     gpu.writeScalars(sc, 0, bits);
     MsmPlan plan = MsmPlan.of(1 << to);
-    check(gpu.msmOf(b, sc, 1 << to).equals(foldedCpuMsm(bases, bits, 1 << to)), "MSM of 0/1 scalars vs CPU at 2^" + to);
-    double[] t = time(s, reps, () -> gpu.kernels().msm(bp, gpu.pointer(sc), plan, gpu.arena(), s));
-    table.add(row("msm g1 0/1 scalars", to, t));
+    G1 want = foldedCpuMsm(bases, bits, 1 << to);
+    check(gpu.msmOf(b, sc, 1 << to).equals(want), "MSM of 0/1 scalars vs CPU at 2^" + to);
+    double[] t = time(s, reps, () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
+    table.add(row("msm g1 0/1 scalars", to, t) + toHost(reps, () -> gpu.msmOf(b, sc, 1 << to)));
     System.out.println(table.get(table.size() - 1));
+    if (o.copies > 1) {
+      MsmPlan tp = MsmPlan.withTable(1 << to, o.copies);
+      DeviceBuffer tbl = gpu.allocate("bench", "table", Math.max(1, tp.tableBytes()), false);
+      gpu.msmTableOf(b, 1 << to, tbl, o.copies);
+      check(gpu.msmOf(b, sc, 1 << to, tbl).equals(want), "MSM with table of 0/1 scalars vs CPU at 2^" + to);
+      CUdeviceptr tpp = gpu.pointer(tbl);
+      double[] tt = time(s, reps, () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s));
+      table.add(row("msm g1 table 0/1", to, tt) + toHost(reps, () -> gpu.msmOf(b, sc, 1 << to, tbl)));
+      System.out.println(table.get(table.size() - 1));
+      gpu.free(tbl);
+    }
     gpu.free(b);
     gpu.free(sc);
+  }
+
+  private static String describe(MsmPlan p) {
+    return "c=" + p.c() + ", " + p.windows() + " windows, " + p.copies() + (p.copies() == 1 ? " copy" : " copies") + ", "
+        + p.sets() + (p.sets() == 1 ? " bucket set" : " bucket sets");
+  }
+
+  /** The median wall-clock milliseconds of the whole call, result point on the host included, as a column. */
+  private static String toHost(int reps, Runnable work) {
+    return String.format(Locale.ROOT, "   to host %.3f (median, wall)", wall(reps, work)[0]);
+  }
+
+  /** Device events recorded at each phase's end, in order, on s. */
+  private static final class Marks implements Kernels.Phases {
+    final List<String> names = new ArrayList<>();
+    final List<CUevent> events = new ArrayList<>();
+    private final CUstream s;
+
+    Marks(CUstream s) {
+      this.s = s;
+    }
+
+    @Override
+    public void ended(String phase) {
+      CUevent e = new CUevent();
+      CudaDevice.check(cuEventCreate(e, 0), "cuEventCreate");
+      CudaDevice.check(cuEventRecord(e, s), "cuEventRecord");
+      names.add(phase);
+      events.add(e);
+    }
+  }
+
+  private static Marks lastMarks;
+
+  private static Kernels.Phases phaseMarks(CUstream s) {
+    lastMarks = new Marks(s);
+    return lastMarks;
+  }
+
+  /** Median milliseconds of each MSM phase over reps runs (device events between the phases), as one row. */
+  private static void phases(CudaDevice gpu, CUstream s, int reps, String kind, Runnable work, int log, List<String> table) {
+    List<double[]> runs = new ArrayList<>();
+    List<String> names = null;
+    for (int r = 0; r < reps; r++) {
+      CUevent start = new CUevent();
+      CudaDevice.check(cuEventCreate(start, 0), "cuEventCreate");
+      CudaDevice.check(cuEventRecord(start, s), "cuEventRecord");
+      work.run();
+      Marks m = lastMarks;
+      CudaDevice.check(cuEventSynchronize(m.events.get(m.events.size() - 1)), "cuEventSynchronize");
+      double[] ms = new double[m.events.size()];
+      CUevent prev = start;
+      for (int i = 0; i < ms.length; i++) {
+        float[] f = new float[1];
+        CudaDevice.check(cuEventElapsedTime(f, prev, m.events.get(i)), "cuEventElapsedTime");
+        ms[i] = f[0];
+        prev = m.events.get(i);
+      }
+      m.events.forEach(e -> cuEventDestroy(e));
+      cuEventDestroy(start);
+      runs.add(ms);
+      names = m.names;
+    }
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-14s  2^%-4d", "msm phases" + (kind.isEmpty() ? "" : " " + kind), log));
+    for (int i = 0; i < names.size(); i++) {
+      double[] col = new double[reps];
+      for (int r = 0; r < reps; r++) {
+        col[r] = runs.get(r)[i];
+      }
+      Arrays.sort(col);
+      sb.append(String.format(Locale.ROOT, "  %s %.3f", names.get(i), col[reps / 2]));
+    }
+    table.add(sb + " (medians, ms)");
+    System.out.println(table.get(table.size() - 1));
+  }
+
+  /**
+   * Each (c, copies) of --variants at 2^log: checked against the CPU, then timed (table build separately), in its own
+   * scratch and table buffers.
+   */
+  private static void variants(CudaDevice gpu, CUstream s, Options o, G1Bases bases, long[] scalars, CUdeviceptr bp,
+      CUdeviceptr scp, int log, List<String> table) {
+    int n = 1 << log;
+    G1 want = foldedCpuMsm(bases, scalars, n);
+    for (int[] v : o.variants) {
+      MsmPlan p = MsmPlan.of(n, v[0], v[1]);
+      DeviceBuffer scratch = gpu.allocate("bench", "variant_scratch", p.scratchBytes(), false);
+      DeviceBuffer tbl = gpu.allocate("bench", "variant_table", Math.max(1, p.tableBytes()), false);
+      try {
+        CUdeviceptr ap = gpu.pointer(scratch);
+        CUdeviceptr tp = gpu.pointer(tbl);
+        double[] build = time(s, 1, () -> gpu.kernels().msmTable(bp, p, tp, s));
+        gpu.kernels().msm(bp, tp, scp, p, ap, s);
+        CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
+        long[] sums = new long[p.sets() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
+        gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
+        check(Kernels.msmResult(p, sums).equals(want), "MSM variant vs CPU at 2^" + log + " (" + describe(p) + ")");
+        double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));
+        table.add(row("msm variant", log, t) + String.format(Locale.ROOT, "   %s; table %s built in %.1f ms; scratch %s",
+            describe(p), Sizes.format(p.tableBytes()), build[0], Sizes.format(p.scratchBytes())));
+        System.out.println(table.get(table.size() - 1));
+        phases(gpu, s, o.reps, "variant", () -> gpu.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
+      } finally {
+        gpu.free(scratch);
+        gpu.free(tbl);
+      }
+    }
   }
 
   /**

@@ -33,7 +33,7 @@ class KernelsGpuIT {
   @BeforeAll
   static void open() {
     if (CudaDevice.unavailable().isEmpty()) {
-      gpu = CudaDevice.open(8 * GIB, new KernelScratch(20, 1 << 20, 1));
+      gpu = CudaDevice.open(8 * GIB, new KernelScratch(20, (1 << 20) + 3, 1));
       System.out.println("[interlock] KernelsGpuIT seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), kernels from "
           + gpu.kernels().image() + " on " + gpu.name());
     }
@@ -225,6 +225,24 @@ class KernelsGpuIT {
     }
   }
 
+  /** The MSM with a table of up to {@code copies} copies of the bases, built for them on the device first. */
+  private static G1 gpuMsm(G1Bases bases, long[] scalars, int copies) {
+    int n = bases.size();
+    DeviceBuffer b = gpu.allocate("test", "bases", Math.max(1, n * 96L), false);
+    DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
+    DeviceBuffer t = gpu.allocate("test", "table", Math.max(1, CudaDevice.msmTableBytes(n, copies)), false);
+    try {
+      gpu.writeBases(b, 0, bases);
+      gpu.writeScalars(s, 0, scalars);
+      gpu.msmTable("test", b, 0, t, copies).await();
+      return gpu.msm("test", b, 0, s, 0, t).result();
+    } finally {
+      gpu.free(b);
+      gpu.free(s);
+      gpu.free(t);
+    }
+  }
+
   private static G1 cpuMsm(G1Bases bases, long[] mont) {
     return Msm.msm(bases, Fr.toCanonical(mont, 0, bases.size()));
   }
@@ -290,6 +308,88 @@ class KernelsGpuIT {
     }
     assertThat(gpuMsm(bases, bits)).as("0/1 scalars").isEqualTo(cpuMsm(bases, bits));
     assertThat(gpuMsm(bases, ones)).as("all scalars 1: one bucket holds every point").isEqualTo(cpuMsm(bases, ones));
+  }
+
+  @Test
+  void msmsWithAPrecomputedTableMatchTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("table");
+    long[] rMinus1 = Fr.newVector(1);
+    FrElement.ONE.neg().writeTo(rMinus1, 0);
+    for (int n : new int[] {1, 2, 3, 7, 100, 1000, 4097, 65_537}) {
+      G1Bases bases = randomBases(rng, n);
+      long[] scalars = Fr.randomVector(rng, n);
+      for (int k = 0; k < Math.min(n, 12); k++) {
+        int i = rng.nextInt(n);
+        switch (k % 3) {
+          case 0 -> Fr.setZero(scalars, i);
+          case 1 -> Fr.setOne(scalars, i);
+          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
+        }
+      }
+      if (n > 5) {
+        List<G1> withIdentity = new ArrayList<>(bases.toList());
+        withIdentity.set(5, G1.identity());
+        bases = G1Bases.of(withIdentity);
+      }
+      G1 want = cpuMsm(bases, scalars);
+      for (int copies : new int[] {MsmPlan.MAX_COPIES, 4, 2}) {
+        assertThat(gpuMsm(bases, scalars, copies)).as("MSM of %d scalars, table of up to %d copies (%s)", n, copies,
+            MsmPlan.withTable(n, copies)).isEqualTo(want);
+      }
+    }
+    int n = 1 << 17; // skewed: one bucket set holds every window's digits
+    G1Bases bases = randomBases(rng, n);
+    long[] bits = Fr.newVector(n);
+    long[] ones = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      if (rng.nextBoolean()) {
+        Fr.setOne(bits, i);
+      }
+      Fr.setOne(ones, i);
+    }
+    assertThat(gpuMsm(bases, bits, MsmPlan.MAX_COPIES)).as("0/1 scalars, table").isEqualTo(cpuMsm(bases, bits));
+    assertThat(gpuMsm(bases, ones, MsmPlan.MAX_COPIES)).as("all scalars 1, table").isEqualTo(cpuMsm(bases, ones));
+    G1Bases twice = G1Bases.of(bases.get(0), bases.get(0), bases.get(0));
+    long[] same = Fr.newVector(3);
+    for (int i = 0; i < 3; i++) {
+      FrElement.of(12345).writeTo(same, i);
+    }
+    assertThat(gpuMsm(twice, same, MsmPlan.MAX_COPIES)).isEqualTo(bases.get(0).mul(BigInteger.valueOf(3 * 12345)));
+  }
+
+  @Test
+  void aTableIsForgottenWhenItsBasesAreRewritten() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("stale");
+    G1Bases bases = randomBases(rng, 100);
+    DeviceBuffer b = gpu.allocate("test", "bases", 100 * 96L, false);
+    DeviceBuffer s = gpu.allocate("test", "scalars", 100 * 32L, false);
+    DeviceBuffer t = gpu.allocate("test", "table", CudaDevice.msmTableBytes(100, 8), false);
+    try {
+      gpu.writeBases(b, 0, bases);
+      gpu.writeScalars(s, 0, Fr.randomVector(rng, 100));
+      gpu.msmTable("test", b, 0, t, 8).await();
+      gpu.writeBases(b, 0, randomBases(rng, 100));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpu.msm("test", b, 0, s, 0, t).result())
+          .hasMessageContaining("holds no MSM table");
+    } finally {
+      gpu.free(b);
+      gpu.free(s);
+      gpu.free(t);
+    }
+  }
+
+  @Test
+  void largeMsmWithATableMatchesTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("large table");
+    int n = (1 << 20) + 3;
+    G1Bases bases = randomBases(rng, n);
+    long[] scalars = Fr.randomVector(rng, n);
+    G1 want = cpuMsm(bases, scalars);
+    assertThat(gpuMsm(bases, scalars)).isEqualTo(want);
+    assertThat(gpuMsm(bases, scalars, MsmPlan.MAX_COPIES)).isEqualTo(want);
   }
 
   @Test

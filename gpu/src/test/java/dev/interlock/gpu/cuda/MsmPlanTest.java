@@ -9,13 +9,34 @@ class MsmPlanTest {
   @Test
   void windowsCoverEveryScalarBitWithoutALastCarryAndTheTopWindowIsNotEmpty() {
     for (int log = 0; log <= 26; log++) {
-      MsmPlan p = MsmPlan.of(1 << log);
-      assertThat(p.windows() * p.c()).isGreaterThanOrEqualTo(256);
-      int topBits = 255 - p.c() * (p.windows() - 1);
-      assertThat(topBits).as("bits of the top window at 2^%d (c=%d)", log, p.c()).isGreaterThanOrEqualTo(Math.min(p.c() - 1, 7));
-      assertThat(p.buckets() % p.segments()).isZero();
-      assertThat(p.segments() % p.windowThreads()).isZero();
+      for (int copies = 1; copies <= MsmPlan.MAX_COPIES; copies++) {
+        MsmPlan p = copies == 1 ? MsmPlan.of(1 << log) : MsmPlan.withTable(1 << log, copies);
+        assertThat(p.windows() * p.c()).isGreaterThanOrEqualTo(256);
+        assertThat((p.windows() - 1) * p.c()).as("the top window holds a scalar bit at 2^%d (c=%d)", log, p.c()).isLessThan(255);
+        assertThat(p.sets() * p.copies()).as("every window has a set and a copy").isGreaterThanOrEqualTo(p.windows());
+        assertThat((p.sets() - 1) * p.copies()).as("no set is left without a window").isLessThan(p.windows());
+        assertThat(p.copies()).isBetween(1, Math.min(copies, p.windows()));
+        assertThat(p.buckets() % p.segments()).isZero();
+        assertThat(p.tableBytes()).isEqualTo((long) (p.copies() - 1) * p.n() * 96);
+      }
     }
+  }
+
+  @Test
+  void aTableOfACopyPerWindowLeavesOneBucketSetAndWidensTheWindow() {
+    MsmPlan plain = MsmPlan.of(1 << 24);
+    MsmPlan table = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
+    assertThat(table.sets()).isEqualTo(1);
+    assertThat(table.copies()).isEqualTo(table.windows());
+    assertThat(table.c()).isGreaterThan(16);
+    assertThat(table.windows()).as("fewer additions per scalar than without a table").isLessThan(plain.windows());
+    assertThat(table.copyShift()).isEqualTo(table.c());
+    assertThat(MsmPlan.of(1 << 20, 16, 4)).satisfies(p -> {
+      assertThat(p.sets()).isEqualTo(4);
+      assertThat(p.copyShift()).isEqualTo(64);
+    });
+    assertThat(MsmPlan.of(1 << 20, 16, 5).copies()).as("5 copies serve 4 sets no better than 4").isEqualTo(4);
+    assertThat(MsmPlan.of(1 << 20)).isEqualTo(MsmPlan.of(1 << 20, 16, 1));
   }
 
   @Test
@@ -44,6 +65,10 @@ class MsmPlanTest {
       for (int n : sizes) {
         assertThat(MsmPlan.of(n).scratchBytes()).as("MSM of %d points in an arena for %d", n, max).isLessThanOrEqualTo(arena);
         assertThat(MsmPlan.of(n).slotsA()).isGreaterThanOrEqualTo(2 * MsmPlan.of(n).chunkThreads());
+        int copies = 2 + rng.nextInt(MsmPlan.MAX_COPIES - 1);
+        MsmPlan t = MsmPlan.withTable(n, copies);
+        assertThat(t.scratchBytes()).as("MSM of %d points, %d copies, in an arena for %d", n, copies, max).isLessThanOrEqualTo(arena);
+        assertThat(t.slotsA()).isGreaterThanOrEqualTo(2 * t.chunkThreads());
       }
     }
   }
@@ -53,6 +78,8 @@ class MsmPlanTest {
     assertThatThrownBy(() -> MsmPlan.of(MsmPlan.MAX_POINTS + 1)).hasMessageContaining("points");
     assertThatThrownBy(() -> new KernelScratch(20, MsmPlan.MAX_POINTS + 1, 1)).hasMessageContaining("maxMsmPoints");
     assertThatThrownBy(() -> MsmPlan.of(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new MsmPlan(10, 12, 20, 2048, 128)).hasMessageContaining("inconsistent");
+    assertThatThrownBy(() -> new MsmPlan(10, 12, 20, 1, 128)).hasMessageContaining("inconsistent");
+    assertThatThrownBy(() -> new MsmPlan(10, 16, 16, 5, 1024)).as("5 copies of 16 windows: 4 sets take 4").hasMessageContaining("inconsistent");
+    assertThatThrownBy(() -> MsmPlan.withTable(10, 0)).hasMessageContaining("copy");
   }
 }
