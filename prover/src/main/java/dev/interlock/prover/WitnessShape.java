@@ -57,6 +57,27 @@ public record WitnessShape(Kind kind, int fullScalarsPpm) {
     return new WitnessShape(Kind.FILECOIN, fullScalarsPpm);
   }
 
+  /**
+   * Parts per million of a percentage written as {@code 1%}, {@code 0.25%} or {@code 0.25} (percent), in [0, 100] with
+   * at most 4 decimals; IllegalArgumentException saying so otherwise.
+   */
+  public static int ppmOfPercent(String text) {
+    String t = text.strip();
+    if (t.endsWith("%")) {
+      t = t.substring(0, t.length() - 1).strip();
+    }
+    try {
+      BigDecimal percent = new BigDecimal(t);
+      if (percent.signum() >= 0 && percent.compareTo(BigDecimal.valueOf(100)) <= 0) {
+        return percent.movePointRight(4).intValueExact();
+      }
+    } catch (NumberFormatException | ArithmeticException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("a share must be a percentage in [0, 100] with at most 4 decimals, as 1% or 0.25, got '"
+        + text + "'");
+  }
+
   /** The full-width share as a percentage, e.g. {@code 1%} or {@code 0.25%}. */
   public String fullPercent() {
     return BigDecimal.valueOf(fullScalarsPpm, 4).stripTrailingZeros().toPlainString() + "%";

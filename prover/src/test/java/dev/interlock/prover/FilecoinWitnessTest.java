@@ -91,6 +91,13 @@ class FilecoinWitnessTest {
     assertThatThrownBy(() -> new WitnessShape(WitnessShape.Kind.FIELD, 5)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> WitnessShape.filecoin(-1)).isInstanceOf(IllegalArgumentException.class);
     assertThat(WitnessShape.filecoin(2_500).fullPercent()).isEqualTo("0.25%");
+    assertThat(WitnessShape.ppmOfPercent("1%")).isEqualTo(10_000);
+    assertThat(WitnessShape.ppmOfPercent(" 0.25 ")).isEqualTo(2_500);
+    assertThat(WitnessShape.ppmOfPercent("100")).isEqualTo(WitnessShape.PPM);
+    for (String bad : new String[] {"101%", "-1", "0.00001", "lots", "%"}) {
+      assertThatThrownBy(() -> WitnessShape.ppmOfPercent(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("got '" + bad + "'");
+    }
   }
 
   @Test
