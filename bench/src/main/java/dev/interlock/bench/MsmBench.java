@@ -70,6 +70,60 @@ public final class MsmBench {
     return allAgree;
   }
 
+  /**
+   * The split MSM against the plain one over Filecoin-like scalars: each full-width with probability fullPpm/10^6,
+   * else 1 with probability 0.38 (the share of ones among the bits of {@code Circuit}'s Filecoin-like witness) and
+   * else 0; sizes 2^from .. 2^to in steps of 2, medians of 3 after a warm-up, G1 and G2 ({@code Msm.msmSplit} is what
+   * b_g2_msm runs). Returns false if the two disagreed anywhere.
+   */
+  public static boolean runSplit(int from, int to, int fullPpm, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    int maxN = 1 << to;
+    System.out.printf(
+        Locale.ROOT,
+        "split MSM on the CPU: %s; %d cores, common pool parallelism %d, Java %s, seed %d%n",
+        Msm.implementation(),
+        Runtime.getRuntime().availableProcessors(),
+        ForkJoinPool.getCommonPoolParallelism(),
+        System.getProperty("java.version"),
+        seed);
+    long t0 = System.nanoTime();
+    G1Bases g1 = G1Bases.of(progression(G1.generator().mul(scalar(rnd)), G1.generator().mul(scalar(rnd)), maxN, G1::add));
+    G2Bases g2 = G2Bases.of(progression(G2.generator().mul(scalar(rnd)), G2.generator().mul(scalar(rnd)), maxN, G2::add));
+    System.out.printf(Locale.ROOT, "bases: 2^%d G1 + 2^%d G2 prepared in %.1f s%n", to, to, (System.nanoTime() - t0) / 1e9);
+    long[] random = scalarLimbs(rnd, maxN);
+    long[] scalars = new long[random.length];
+    for (int i = 0; i < maxN; i++) {
+      if (rnd.nextInt(WitnessShape.PPM) < fullPpm) {
+        System.arraycopy(random, Scalars.LIMBS * i, scalars, Scalars.LIMBS * i, Scalars.LIMBS);
+      } else if (rnd.nextInt(100) < 38) {
+        scalars[Scalars.LIMBS * i] = 1;
+      }
+    }
+    System.out.printf(Locale.ROOT, "scalars: %s full-width, the others 1 with probability 0.38, else 0%n",
+        WitnessShape.filecoin(fullPpm).fullPercent());
+    System.out.println("times in ms, median of " + RUNS + " after 1 warm-up; 'plain' = Msm.msm, 'split' = Msm.msmSplit");
+    System.out.printf(Locale.ROOT, "%-7s %9s %9s %12s %12s %12s %12s %9s%n", "n", "ones", "full", "G1 plain", "G1 split",
+        "G2 plain", "G2 split", "agree");
+    boolean allAgree = true;
+    for (int log = from; log <= to; log += 2) {
+      int n = 1 << log;
+      G1Bases b1 = n == maxN ? g1 : G1Bases.of(g1.toList().subList(0, n));
+      G2Bases b2 = n == maxN ? g2 : G2Bases.of(g2.toList().subList(0, n));
+      long[] s = Arrays.copyOf(scalars, Scalars.LIMBS * n);
+      ScalarSplit split = ScalarSplit.of(s);
+      Timed<G1> p1 = median(() -> Msm.msm(b1, s));
+      Timed<G1> s1 = median(() -> Msm.msmSplit(b1, s));
+      Timed<G2> p2 = median(() -> Msm.msm(b2, s));
+      Timed<G2> s2 = median(() -> Msm.msmSplit(b2, s));
+      boolean same = p1.value.equals(s1.value) && p2.value.equals(s2.value);
+      allAgree &= same;
+      System.out.printf(Locale.ROOT, "2^%-5d %9d %9d %12.1f %12.1f %12.1f %12.1f %9s%n", log, split.ones(), split.full(),
+          p1.ms, s1.ms, p2.ms, s2.ms, same ? "yes" : "NO");
+    }
+    return allAgree;
+  }
+
   /** Arguments: from to javaTo seed (defaults 10 16 16 1). Exits with status 1 if the implementations disagree. */
   public static void main(String[] args) {
     int from = args.length > 0 ? Integer.parseInt(args[0]) : 10;

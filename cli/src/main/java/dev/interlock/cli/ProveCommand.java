@@ -42,6 +42,7 @@ import dev.interlock.prover.KeyFileException;
 import dev.interlock.prover.PartitionSizes;
 import dev.interlock.prover.Proof;
 import dev.interlock.prover.Verifier;
+import dev.interlock.prover.WitnessShape;
 import dev.interlock.workload.CpuProvingKernels;
 import dev.interlock.workload.ProvingKernels;
 import dev.interlock.workload.ProvingWorkload;
@@ -114,6 +115,16 @@ final class ProveCommand implements Callable<Integer> {
       + "on the device with its own randomizers, and verified.")
   boolean reuseHostWork;
 
+  @Option(names = "--witness", paramLabel = "KIND", description = "field (every private variable a full-width field element; "
+      + "default) or filecoin (mostly 0/1, like the bit decompositions of Filecoin's circuits, with --full-scalars of them full-width). "
+      + "The CPU's MSMs over a mostly 0/1 witness (b_g2_msm, and a, b_g1, l on the simulated device) are split into batch "
+      + "additions of the bases whose scalar is 1 and a tail MSM over the full-width scalars.")
+  String witness = "field";
+
+  @Option(names = "--full-scalars", paramLabel = "PERCENT", description = "With --witness filecoin: the share of the constrained "
+      + "variables that are full-width, in percent, e.g. 1% or 0.5 (default: 1%, an assumption: see docs/cli.md).")
+  String fullScalars;
+
   @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Report how often one worker entered the first "
       + "interval while another was inside the second, or the other way round (what check --overlap asks of the model).")
   List<String> overlap;
@@ -144,9 +155,10 @@ final class ProveCommand implements Callable<Integer> {
         }
       }
     }
+    WitnessShape shape = witnessShape();
     Circuit circuit;
     try {
-      circuit = Circuit.synthetic(logN, publicInputs, 1);
+      circuit = Circuit.synthetic(new Circuit.Params(logN, publicInputs, 1, shape));
     } catch (IllegalArgumentException e) {
       throw new CliError("--n/--public-inputs: " + e.getMessage());
     }
@@ -202,6 +214,15 @@ final class ProveCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "circuit   N=2^%d constraints, %d variables, %d public inputs; keys %s (%s, %.0f ms)%n", logN,
         circuit.numVariables(), publicInputs, entry.file(), entry.outcome().name().toLowerCase(Locale.ROOT), (System.nanoTime() - t0) / 1e6);
+    int full = publicInputs + Circuit.PRIVATE_SEEDS + circuit.fullWidthRows();
+    if (circuit.params().witness().kind() == WitnessShape.Kind.FIELD) {
+      out.printf(Locale.ROOT, "witness   field: every variable but the one full-width (%d of %d)%n", full, circuit.numVariables());
+    } else {
+      out.printf(Locale.ROOT, "witness   %s: %d of %d variables full-width (%.2f%%: the inputs, the seeds and %d full-width rows), "
+              + "the others 0 or 1 (%d of them free bits); MSMs over it on the CPU split into batch additions and a tail MSM%n",
+          circuit.params().witness(), full, circuit.numVariables(), 100.0 * full / circuit.numVariables(), circuit.fullWidthRows(),
+          circuit.freeBitRows());
+    }
     SplittableRandom rng = new SplittableRandom(s);
     List<ProvingWorkload.Partition> parts = new ArrayList<>();
     ProvingWorkload.Partition shared = reuseHostWork ? ProvingWorkload.Partition.random(0, circuit, rng.split()) : null;
@@ -412,6 +433,30 @@ final class ProveCommand implements Callable<Integer> {
 
   private static String mib(long bytes) {
     return String.format(Locale.ROOT, "%.2f MiB (%d B)", bytes / (double) Sizes.MIB, bytes);
+  }
+
+  /** The witness shape --witness and --full-scalars ask for. */
+  private WitnessShape witnessShape() {
+    switch (witness) {
+      case "field":
+        if (fullScalars != null) {
+          throw new CliError("--full-scalars needs --witness filecoin");
+        }
+        return WitnessShape.FIELD;
+      case "filecoin":
+        return WitnessShape.filecoin(fullScalars == null ? WitnessShape.DEFAULT_FILECOIN_FULL_PPM : ppm(fullScalars));
+      default:
+        throw new CliError("--witness must be field or filecoin, got '" + witness + "'");
+    }
+  }
+
+  /** --full-scalars' percentage in parts per million. */
+  static int ppm(String text) {
+    try {
+      return WitnessShape.ppmOfPercent(text);
+    } catch (IllegalArgumentException e) {
+      throw new CliError("--full-scalars: " + e.getMessage());
+    }
   }
 
   /** Parses N as 4096 or 2^12 and returns log2 N. */

@@ -34,6 +34,38 @@ class ProveCommandTest {
   }
 
   @Test
+  void aFilecoinWitnessProvesAndVerifies() throws Exception {
+    CliTest.Run r = CliTest.run("prove", "--n", "2^8", "--partitions", "3", "--workers", "2", "--design",
+        "designs/single-lock-late-release.design", "--keys", keys.toString(), "--seed", "8", "--no-timeline",
+        "--witness", "filecoin", "--full-scalars", "5%");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("3/3 proofs verified")
+        .containsPattern("witness +filecoin \\(5% full-width\\): [0-9]+ of 258 variables full-width \\([0-9.]+%: the inputs, "
+            + "the seeds and [0-9]+ full-width rows\\), the others 0 or 1 \\([0-9]+ of them free bits\\)");
+    try (var files = Files.list(keys)) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly("groth16-bls12381-n8-p2-s1-filecoin50000.key");
+    }
+    CliTest.Run field = CliTest.run("prove", "--n", "2^6", "--partitions", "1", "--design", "designs/single-lock.design",
+        "--keys", keys.toString(), "--seed", "8", "--no-timeline");
+    assertThat(field.out()).contains("witness   field: every variable but the one full-width (65 of 66)");
+  }
+
+  @Test
+  void badWitnessOptionsAreInputErrors() {
+    CliTest.Run kind = CliTest.run("prove", "--witness", "bits", "--design", "designs/single-lock.design", "--keys", keys.toString());
+    assertThat(kind.status()).isEqualTo(2);
+    assertThat(kind.err()).contains("--witness must be field or filecoin, got 'bits'").doesNotContain("Exception");
+    CliTest.Run field = CliTest.run("prove", "--full-scalars", "2%", "--design", "designs/single-lock.design", "--keys", keys.toString());
+    assertThat(field.status()).isEqualTo(2);
+    assertThat(field.err()).contains("--full-scalars needs --witness filecoin");
+    CliTest.Run share = CliTest.run("prove", "--witness", "filecoin", "--full-scalars", "150%", "--design", "designs/single-lock.design",
+        "--keys", keys.toString());
+    assertThat(share.status()).isEqualTo(2);
+    assertThat(share.err()).contains("--full-scalars: a share must be a percentage in [0, 100]").contains("got '150%'")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void badSizesAreInputErrors() {
     CliTest.Run r = CliTest.run("prove", "--n", "1000", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(r.status()).isEqualTo(2);
@@ -101,5 +133,17 @@ class ProveCommandTest {
     CliTest.Run r = CliTest.run("bench-msm", "--from", "5", "--to", "4");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("need 1 <= --from <= --to <= 24, got 5..4");
+    CliTest.Run kind = CliTest.run("bench-msm", "--scalars", "sparse");
+    assertThat(kind.status()).isEqualTo(2);
+    assertThat(kind.err()).contains("--scalars must be random or filecoin, got 'sparse'");
+    CliTest.Run share = CliTest.run("bench-msm", "--full-scalars", "1%");
+    assertThat(share.status()).isEqualTo(2);
+    assertThat(share.err()).contains("--full-scalars needs --scalars filecoin");
+  }
+
+  @Test
+  void benchMsmComparesTheSplitMsmWithThePlainOne() {
+    CliTest.Run r = CliTest.run("bench-msm", "--from", "8", "--to", "8", "--scalars", "filecoin", "--full-scalars", "3%");
+    assertThat(r.status()).as("exit 1 when the split MSM and the plain one disagree: " + r.err()).isZero();
   }
 }

@@ -31,10 +31,16 @@ public final class KeyCache {
 
   private KeyCache() {}
 
-  /** The file name for a circuit: {@code groth16-bls12381-n<logN>-p<publicInputs>-s<structureSeed hex>.key}. */
+  /**
+   * The file name for a circuit: {@code groth16-bls12381-n<logN>-p<publicInputs>-s<structureSeed hex>.key}, with
+   * {@code -filecoin<fullScalarsPpm>} before {@code .key} for a Filecoin-like witness.
+   */
   public static String fileName(Circuit.Params params) {
+    WitnessShape w = params.witness();
     return "groth16-bls12381-n" + params.logN() + "-p" + params.publicInputs() + "-s"
-        + Long.toHexString(params.structureSeed()) + ".key";
+        + Long.toHexString(params.structureSeed())
+        + (w.equals(WitnessShape.FIELD) ? "" : "-" + w.kind().name().toLowerCase(java.util.Locale.ROOT) + w.fullScalarsPpm())
+        + ".key";
   }
 
   /**

@@ -31,8 +31,11 @@ import java.util.stream.IntStream;
 /**
  * Reads and writes a proving key with its verifying key in one binary file.
  *
- * <p>Format, version 1 (all integers big-endian; points in their canonical compressed encodings, G1 48 bytes, G2 96
- * bytes, as {@link G1#serialize()}/{@link G2#serialize()} write them):
+ * <p>Format, versions 1 and 2 (all integers big-endian; points in their canonical compressed encodings, G1 48 bytes, G2
+ * 96 bytes, as {@link G1#serialize()}/{@link G2#serialize()} write them). Version 1 is written for circuits with a
+ * {@link WitnessShape#FIELD} witness (so the files of older builds stay valid), version 2 for the others: the same
+ * layout with the witness shape inserted after structureSeed, every later offset moved by {@value #SHAPE_BYTES}
+ * bytes. Version 1:
  *
  * <pre>
  *   offset  size         field
@@ -41,6 +44,7 @@ import java.util.stream.IntStream;
  *   12      4            logN            \
  *   16      4            publicInputs p   } the circuit parameters ({@link Circuit.Params})
  *   20      8            structureSeed   /
+ *           (version 2 inserts 4 bytes witness kind, 0 field or 1 filecoin, and 4 bytes fullScalarsPpm here)
  *   28      4            m    (variables; a, b_g1, b_g2 query length)
  *   32      4            hLen (h_query length, N-1)
  *   36      4            lLen (l_query length, m-p-1)
@@ -70,10 +74,14 @@ import java.util.stream.IntStream;
 public final class KeyFile {
   /** The magic bytes at offset 0. */
   public static final byte[] MAGIC = "ILG16KEY".getBytes(StandardCharsets.US_ASCII);
-  /** The format version this class writes and reads. */
+  /** The format version written for circuits with a field witness (and read). */
   public static final int VERSION = 1;
-  /** Bytes before the first point. */
+  /** The format version written for circuits with any other witness shape (and read). */
+  public static final int VERSION_WITH_SHAPE = 2;
+  /** Bytes before the first point, version 1. */
   static final int HEADER_BYTES = 44;
+  /** Bytes version 2 adds to the header: the witness shape. */
+  static final int SHAPE_BYTES = 8;
   /** Bytes of the trailing checksum. */
   static final int CHECKSUM_BYTES = 32;
   private static final int CHUNK = 1 << 14;
@@ -84,11 +92,16 @@ public final class KeyFile {
   public static long fileSize(Circuit.Params params) {
     long m = ProvingKey.numVariables(params);
     long n = 1L << params.logN();
-    return size(m, n - 1, m - params.publicInputs() - 1, params.publicInputs() + 1);
+    return size(headerBytes(params.witness()), m, n - 1, m - params.publicInputs() - 1, params.publicInputs() + 1);
   }
 
-  private static long size(long m, long h, long l, long ic) {
-    return HEADER_BYTES + 3L * G1.COMPRESSED_BYTES + 3L * G2.COMPRESSED_BYTES
+  /** The header's bytes for a circuit with this witness shape. */
+  static int headerBytes(WitnessShape shape) {
+    return shape.equals(WitnessShape.FIELD) ? HEADER_BYTES : HEADER_BYTES + SHAPE_BYTES;
+  }
+
+  private static long size(int header, long m, long h, long l, long ic) {
+    return header + 3L * G1.COMPRESSED_BYTES + 3L * G2.COMPRESSED_BYTES
         + (long) G1.COMPRESSED_BYTES * (2 * m + h + l + ic) + (long) G2.COMPRESSED_BYTES * m + CHECKSUM_BYTES;
   }
 
@@ -157,11 +170,16 @@ public final class KeyFile {
     ProvingKey pk = keys.pk();
     VerifyingKey vk = keys.vk();
     Circuit.Params params = pk.params();
+    boolean field = params.witness().equals(WitnessShape.FIELD);
     out.write(MAGIC);
-    out.writeInt(VERSION);
+    out.writeInt(field ? VERSION : VERSION_WITH_SHAPE);
     out.writeInt(params.logN());
     out.writeInt(params.publicInputs());
     out.writeLong(params.structureSeed());
+    if (!field) {
+      out.writeInt(params.witness().kind().ordinal());
+      out.writeInt(params.witness().fullScalarsPpm());
+    }
     out.writeInt(pk.aQuery().size());
     out.writeInt(pk.hQuery().size());
     out.writeInt(pk.lQuery().size());
@@ -218,7 +236,8 @@ public final class KeyFile {
     }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       Header h = readHeader(file, ch, size);
-      long expectedSize = size(h.m, h.hLen, h.lLen, h.icLen);
+      int header = headerBytes(h.params.witness());
+      long expectedSize = size(header, h.m, h.hLen, h.lLen, h.icLen);
       if (size < expectedSize) {
         throw new KeyFileException(file, "truncated: the header declares " + expectedSize + " bytes, the file has "
             + size + " (or the header is corrupt)");
@@ -231,7 +250,7 @@ public final class KeyFile {
       if (expected != null) {
         checkParams(file, h.params, expected);
       }
-      ch.position(HEADER_BYTES);
+      ch.position(header);
       DataInputStream in = new DataInputStream(new BufferedInputStream(java.nio.channels.Channels.newInputStream(ch),
           1 << 16));
       G1 alphaG1 = readG1(file, in, "alpha_g1");
@@ -261,7 +280,7 @@ public final class KeyFile {
     if (size < MAGIC.length) {
       throw new KeyFileException(file, "truncated or not a Groth16 key file: only " + size + " bytes");
     }
-    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(size, HEADER_BYTES));
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(size, HEADER_BYTES + SHAPE_BYTES));
     while (buf.hasRemaining() && ch.read(buf) >= 0) {
       // fill
     }
@@ -275,16 +294,31 @@ public final class KeyFile {
       throw new KeyFileException(file, "truncated: " + size + " bytes is shorter than the header");
     }
     int version = buf.getInt();
-    if (version != VERSION) {
-      throw new KeyFileException(file, "unsupported key file format version " + version + " (this build reads version "
-          + VERSION + ")");
+    if (version != VERSION && version != VERSION_WITH_SHAPE) {
+      throw new KeyFileException(file, "unsupported key file format version " + version + " (this build reads versions "
+          + VERSION + " and " + VERSION_WITH_SHAPE + ")");
     }
     int logN = buf.getInt();
     int p = buf.getInt();
     long seed = buf.getLong();
     Circuit.Params params;
     try {
-      params = new Circuit.Params(logN, p, seed);
+      WitnessShape shape = WitnessShape.FIELD;
+      if (version == VERSION_WITH_SHAPE) {
+        if (buf.remaining() < SHAPE_BYTES) {
+          throw new KeyFileException(file, "truncated: " + size + " bytes is shorter than the header");
+        }
+        int kind = buf.getInt();
+        int ppm = buf.getInt();
+        if (kind < 0 || kind >= WitnessShape.Kind.values().length) {
+          throw new IllegalArgumentException("witness kind " + kind + " is none of 0 (field), 1 (filecoin)");
+        }
+        shape = new WitnessShape(WitnessShape.Kind.values()[kind], ppm);
+        if (shape.equals(WitnessShape.FIELD)) {
+          throw new IllegalArgumentException("a version 2 header names the field witness, which version 1 stores");
+        }
+      }
+      params = new Circuit.Params(logN, p, seed, shape);
     } catch (IllegalArgumentException e) {
       throw new KeyFileException(file, "corrupt header: " + e.getMessage(), e);
     }
@@ -342,6 +376,10 @@ public final class KeyFile {
     if (got.structureSeed() != want.structureSeed()) {
       throw new KeyFileException(file, "key is for structureSeed=" + got.structureSeed()
           + ", circuit has structureSeed=" + want.structureSeed());
+    }
+    if (!got.witness().equals(want.witness())) {
+      throw new KeyFileException(file, "key is for a " + got.witness() + " witness, circuit has a " + want.witness()
+          + " witness");
     }
   }
 

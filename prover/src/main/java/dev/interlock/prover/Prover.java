@@ -139,7 +139,9 @@ public final class Prover {
 
   /**
    * Stage msm: the four G1 MSMs. In: the key, the witness (converted to canonical limbs once, cached on it) and H's
-   * N-1 coefficients (Montgomery, converted here). Out: {@link MsmResults}.
+   * N-1 coefficients (Montgomery, converted here). Out: {@link MsmResults}. The three over the witness (a, b_g1, l)
+   * are split into batch additions of the bases whose scalar is 1 and a tail MSM where the witness is mostly 0/1
+   * ({@link Msm#msmSplit}); H's coefficients are full-width, so its MSM is the plain one.
    */
   public static MsmResults msm(ProvingKey pk, Witness witness, long[] h) {
     requireWitness(pk, witness);
@@ -150,17 +152,20 @@ public final class Prover {
     long[] w = witness.canonicalLimbs();
     long[] hc = Fr.toCanonical(h, 0, n - 1);
     long[] priv = Arrays.copyOfRange(w, Fr.LIMBS * (pk.params().publicInputs() + 1), w.length);
-    G1 a = Msm.msm(pk.aQuery(), w);
-    G1 bG1 = Msm.msm(pk.bG1Query(), w);
-    G1 l = Msm.msm(pk.lQuery(), priv);
+    G1 a = Msm.msmSplit(pk.aQuery(), w);
+    G1 bG1 = Msm.msmSplit(pk.bG1Query(), w);
+    G1 l = Msm.msmSplit(pk.lQuery(), priv);
     G1 hSum = Msm.msm(pk.hQuery(), hc);
     return new MsmResults(a, bG1, l, hSum);
   }
 
-  /** Stage b_g2_msm (CPU): Σ_j w_j·b_g2_query[j] in G2. */
+  /**
+   * Stage b_g2_msm (CPU): Σ_j w_j·b_g2_query[j] in G2, split into batch additions and a tail MSM where the witness
+   * is mostly 0/1 ({@link Msm#msmSplit}).
+   */
   public static G2 bG2Msm(ProvingKey pk, Witness witness) {
     requireWitness(pk, witness);
-    return Msm.msm(pk.bG2Query(), witness.canonicalLimbs());
+    return Msm.msmSplit(pk.bG2Query(), witness.canonicalLimbs());
   }
 
   private static void requireWitness(ProvingKey pk, Witness witness) {

@@ -100,7 +100,30 @@ class KeyFileTest {
     bad[11] = 9;
     Files.write(file, bad);
     assertThatThrownBy(() -> KeyFile.read(file, circuit))
-        .hasMessage(file + ": unsupported key file format version 9 (this build reads version 1)");
+        .hasMessage(file + ": unsupported key file format version 9 (this build reads versions 1 and 2)");
+  }
+
+  @Test
+  void aFilecoinWitnessKeyIsVersionTwoWithItsShape() throws Exception {
+    Circuit fc = Circuit.synthetic(new Circuit.Params(5, 2, 17, WitnessShape.filecoin(20_000)));
+    Path file = dir.resolve(KeyCache.fileName(fc.params()));
+    assertThat(file.getFileName().toString()).isEqualTo("groth16-bls12381-n5-p2-s11-filecoin20000.key");
+    Keys keys = Groth16TestSupport.keys(fc);
+    KeyFile.write(file, keys);
+    assertThat(Files.size(file)).isEqualTo(KeyFile.fileSize(fc.params()))
+        .isEqualTo(KeyFile.fileSize(circuit.params()) + KeyFile.SHAPE_BYTES);
+    byte[] bytes = Files.readAllBytes(file);
+    assertThat(bytes[11]).isEqualTo((byte) KeyFile.VERSION_WITH_SHAPE);
+    Keys back = KeyFile.read(file, fc);
+    assertThat(back.pk().params()).isEqualTo(fc.params());
+    assertThat(back.vk()).isEqualTo(keys.vk());
+    assertThat(back.pk()).isEqualTo(keys.pk());
+    assertThatThrownBy(() -> KeyFile.read(file, Circuit.synthetic(new Circuit.Params(5, 2, 17, WitnessShape.filecoin(10_000)))))
+        .hasMessage(file + ": key is for a filecoin (2% full-width) witness, circuit has a filecoin (1% full-width) witness");
+    assertThatThrownBy(() -> KeyFile.read(file, circuit))
+        .hasMessage(file + ": key is for a filecoin (2% full-width) witness, circuit has a field witness");
+    // a field key is still version 1, as older builds wrote it
+    assertThat(Files.readAllBytes(written())[11]).isEqualTo((byte) KeyFile.VERSION);
   }
 
   @Test

@@ -18,7 +18,8 @@ import java.util.Map;
 /**
  * The proving kernels computed on the CPU over any {@link Device}'s buffers (a simulated device's, in practice): the
  * host's copies are kept per buffer, and each kernel, launched through the device, computes with the prover's CPU
- * code over them when it is awaited.
+ * code over them when it is awaited. An MSM over mostly 0/1 scalars is split as the prover's CPU msm stage splits it
+ * (batch additions and a tail MSM, {@code Msm.msmSplit}).
  *
  * <p>What a buffer holds is forgotten once the device no longer has it live.
  */
@@ -107,7 +108,7 @@ public final class CpuProvingKernels implements ProvingKernels {
         }
       }
       long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
-      result[0] = Msm.msm(b, Fr.toCanonical(mont, 0, b.size()));
+      result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size())); // the plain MSM unless mostly 0/1
     });
     return MsmRun.of(run, () -> result[0]);
   }

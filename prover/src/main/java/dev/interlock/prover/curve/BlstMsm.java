@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.LongUnaryOperator;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import supranational.blst.P1;
 import supranational.blst.P1_Affine;
@@ -40,14 +41,24 @@ final class BlstMsm {
   /** Points copied to native memory per write. */
   private static final int COPY_BLOCK = 1 << 10;
 
-  /** The four entry points used; size_t is a Java long (64-bit platforms only). */
+  /** The entry points used; size_t is a Java long (64-bit platforms only). */
   interface Lib extends Library {
     long blst_p1s_mult_pippenger_scratch_sizeof(long npoints);
 
-    void blst_p1s_mult_pippenger(
-        long[] ret, Pointer[] points, long npoints, Pointer[] scalars, long nbits, Pointer scratch);
+    void blst_p1s_tile_pippenger(long[] ret, Pointer[] points, long npoints, Pointer[] scalars, long nbits,
+        Pointer scratch, long bit0, long window);
+
+    void blst_p1s_add(long[] ret, Pointer[] points, long npoints);
 
     long blst_p2s_mult_pippenger_scratch_sizeof(long npoints);
+
+    void blst_p2s_tile_pippenger(long[] ret, Pointer[] points, long npoints, Pointer[] scalars, long nbits,
+        Pointer scratch, long bit0, long window);
+
+    void blst_p2s_add(long[] ret, Pointer[] points, long npoints);
+
+    void blst_p1s_mult_pippenger(
+        long[] ret, Pointer[] points, long npoints, Pointer[] scalars, long nbits, Pointer scratch);
 
     void blst_p2s_mult_pippenger(
         long[] ret, Pointer[] points, long npoints, Pointer[] scalars, long nbits, Pointer scratch);
@@ -82,6 +93,34 @@ final class BlstMsm {
     return Math.max(1, Math.min(threads, n / MIN_CHUNK));
   }
 
+  /**
+   * sum of {@code bases[idx[k]]} over k in [0, count) (count at least 1) in G1: blst's batch addition (affine,
+   * Montgomery's trick for the inversions), in at most {@code threads} chunks of at least {@value #MIN_CHUNK} points.
+   */
+  static P1 g1Sum(P1_Affine[] bases, int[] idx, int count, int threads) {
+    return sum(G1_SPEC, bases, idx, count, threads);
+  }
+
+  /** As {@link #g1Sum} in G2. */
+  static P2 g2Sum(P2_Affine[] bases, int[] idx, int count, int threads) {
+    return sum(G2_SPEC, bases, idx, count, threads);
+  }
+
+  /**
+   * sum_k s_k * bases[idx[k]] in G1 for k in [0, n) (n at least 2; scalars canonical limbs, scalar k at [4k, 4k+4))
+   * by blst's Pippenger split into its windows: one task per window of {@code window} bits over all n points, run
+   * on up to {@code threads} threads, and the window sums combined by doublings. For small n on many threads, where
+   * {@link #g1} could cut too few chunks of {@value #MIN_CHUNK} points to keep the threads busy.
+   */
+  static P1 g1Windows(P1_Affine[] bases, int[] idx, long[] scalars, int n, int window, int threads) {
+    return windows(G1_SPEC, bases, idx, scalars, n, window, threads);
+  }
+
+  /** As {@link #g1Windows} in G2. */
+  static P2 g2Windows(P2_Affine[] bases, int[] idx, long[] scalars, int n, int window, int threads) {
+    return windows(G2_SPEC, bases, idx, scalars, n, window, threads);
+  }
+
   /** One group's struct sizes and entry points. */
   private record Spec<J, A>(
       int affineLongs,
@@ -89,12 +128,25 @@ final class BlstMsm {
       Function<A, long[]> limbs,
       Function<long[], J> wrap,
       BinaryOperator<J> add,
+      UnaryOperator<J> dbl,
       LongUnaryOperator scratchBytes,
-      Mult mult) {}
+      Mult mult,
+      Tile tile,
+      Sum sum) {}
 
   @FunctionalInterface
   private interface Mult {
     void run(long[] ret, Pointer[] points, long n, Pointer[] scalars, long nbits, Pointer scratch);
+  }
+
+  @FunctionalInterface
+  private interface Tile {
+    void run(long[] ret, Pointer[] points, long n, Pointer[] scalars, long nbits, Pointer scratch, long bit0, long window);
+  }
+
+  @FunctionalInterface
+  private interface Sum {
+    void run(long[] ret, Pointer[] points, long n);
   }
 
   private static final Spec<P1, P1_Affine> G1_SPEC =
@@ -104,8 +156,11 @@ final class BlstMsm {
           BlstStructs::limbs,
           BlstStructs::p1,
           P1::add,
+          P1::dbl,
           n -> LOADED.lib.blst_p1s_mult_pippenger_scratch_sizeof(n),
-          (r, p, n, s, b, t) -> LOADED.lib.blst_p1s_mult_pippenger(r, p, n, s, b, t));
+          (r, p, n, s, b, t) -> LOADED.lib.blst_p1s_mult_pippenger(r, p, n, s, b, t),
+          (r, p, n, s, b, t, b0, w) -> LOADED.lib.blst_p1s_tile_pippenger(r, p, n, s, b, t, b0, w),
+          (r, p, n) -> LOADED.lib.blst_p1s_add(r, p, n));
 
   private static final Spec<P2, P2_Affine> G2_SPEC =
       new Spec<>(
@@ -114,8 +169,11 @@ final class BlstMsm {
           BlstStructs::limbs,
           BlstStructs::p2,
           P2::add,
+          P2::dbl,
           n -> LOADED.lib.blst_p2s_mult_pippenger_scratch_sizeof(n),
-          (r, p, n, s, b, t) -> LOADED.lib.blst_p2s_mult_pippenger(r, p, n, s, b, t));
+          (r, p, n, s, b, t) -> LOADED.lib.blst_p2s_mult_pippenger(r, p, n, s, b, t),
+          (r, p, n, s, b, t, b0, w) -> LOADED.lib.blst_p2s_tile_pippenger(r, p, n, s, b, t, b0, w),
+          (r, p, n) -> LOADED.lib.blst_p2s_add(r, p, n));
 
   private static <J, A> J msm(Spec<J, A> spec, A[] bases, long[] scalars, int n, int threads) {
     if (!available()) {
@@ -151,18 +209,9 @@ final class BlstMsm {
   }
 
   private static <J, A> J chunk(Spec<J, A> spec, A[] bases, long[] scalars, int from, int count) {
-    int stride = spec.affineLongs;
-    try (Memory points = new Memory((long) count * stride * Long.BYTES);
+    try (Memory points = points(spec, bases, null, from, count);
         Memory digits = new Memory((long) count * SCALAR_BYTES);
         Memory scratch = new Memory(Math.max(1, spec.scratchBytes.applyAsLong(count)))) {
-      long[] block = new long[COPY_BLOCK * stride];
-      for (int i = 0; i < count; i += COPY_BLOCK) {
-        int k = Math.min(COPY_BLOCK, count - i);
-        for (int j = 0; j < k; j++) {
-          System.arraycopy(spec.limbs.apply(bases[from + i + j]), 0, block, j * stride, stride);
-        }
-        points.write((long) i * stride * Long.BYTES, block, 0, k * stride);
-      }
       digits.write(0, scalars, Scalars.LIMBS * from, Scalars.LIMBS * count);
       long[] ret = new long[spec.jacobianLongs];
       // a second pointer of null means "the rest follow contiguously" to blst
@@ -170,6 +219,112 @@ final class BlstMsm {
           ret, new Pointer[] {points, null}, count, new Pointer[] {digits, null}, SCALAR_BITS, scratch);
       return spec.wrap.apply(ret);
     }
+  }
+
+  /**
+   * Native memory holding {@code bases[idx[from + k]]} (or {@code bases[from + k]} when idx is null) for k in [0,
+   * count), blst's affine structs back to back; the caller closes it.
+   */
+  private static <J, A> Memory points(Spec<J, A> spec, A[] bases, int[] idx, int from, int count) {
+    int stride = spec.affineLongs;
+    Memory points = new Memory((long) count * stride * Long.BYTES);
+    long[] block = new long[COPY_BLOCK * stride];
+    for (int i = 0; i < count; i += COPY_BLOCK) {
+      int k = Math.min(COPY_BLOCK, count - i);
+      for (int j = 0; j < k; j++) {
+        int at = from + i + j;
+        System.arraycopy(spec.limbs.apply(bases[idx == null ? at : idx[at]]), 0, block, j * stride, stride);
+      }
+      points.write((long) i * stride * Long.BYTES, block, 0, k * stride);
+    }
+    return points;
+  }
+
+  private static <J, A> J sum(Spec<J, A> spec, A[] bases, int[] idx, int count, int threads) {
+    if (!available()) {
+      throw new IllegalStateException(description());
+    }
+    if (count < 1 || count > idx.length) {
+      throw new IllegalArgumentException("native batch addition needs 1.." + idx.length + " points, got " + count);
+    }
+    int chunks = chunks(count, threads);
+    IntStream ids = IntStream.range(0, chunks);
+    if (chunks > 1) {
+      ids = ids.parallel();
+    }
+    Object[] sums =
+        ids.mapToObj(
+                c -> {
+                  int from = (int) ((long) c * count / chunks);
+                  int to = (int) ((long) (c + 1) * count / chunks);
+                  try (Memory points = points(spec, bases, idx, from, to - from)) {
+                    long[] ret = new long[spec.jacobianLongs];
+                    spec.sum.run(ret, new Pointer[] {points, null}, to - from);
+                    return spec.wrap.apply(ret);
+                  }
+                })
+            .toArray();
+    return combine(spec, sums);
+  }
+
+  private static <J, A> J windows(Spec<J, A> spec, A[] bases, int[] idx, long[] scalars, int n, int window, int threads) {
+    if (!available()) {
+      throw new IllegalStateException(description());
+    }
+    if (n < 2 || n > idx.length || scalars.length < Scalars.LIMBS * n || window < 1 || window > Pippenger.MAX_WINDOW_BITS) {
+      throw new IllegalArgumentException("native windowed MSM needs 2.." + idx.length + " points with 4 limbs each and a "
+          + "window in [1, " + Pippenger.MAX_WINDOW_BITS + "]: n = " + n + ", " + scalars.length + " limbs, window " + window);
+    }
+    // tile k covers bits [k window, (k + 1) window) with blst's signed digits; the top one, at bit0 = 255 when the
+    // window divides 255, holds the carry out of the one below it
+    int tiles = SCALAR_BITS / window + 1;
+    long bucketBytes = xyzzBytes(spec) << (window - 1);
+    try (Memory points = points(spec, bases, idx, 0, n); Memory digits = new Memory((long) n * SCALAR_BYTES)) {
+      digits.write(0, scalars, 0, Scalars.LIMBS * n);
+      IntStream ks = IntStream.range(0, tiles);
+      if (threads > 1) {
+        ks = ks.parallel();
+      }
+      Object[] sums =
+          ks.mapToObj(
+                  k -> {
+                    try (Memory buckets = new Memory(bucketBytes)) {
+                      buckets.clear(); // blst expects zeroed buckets (and leaves them zeroed)
+                      long[] ret = new long[spec.jacobianLongs];
+                      spec.tile.run(ret, new Pointer[] {points, null}, n, new Pointer[] {digits, null}, SCALAR_BITS,
+                          buckets, (long) k * window, window);
+                      return spec.wrap.apply(ret);
+                    }
+                  })
+              .toArray();
+      @SuppressWarnings("unchecked")
+      J acc = (J) sums[tiles - 1];
+      for (int k = tiles - 2; k >= 0; k--) {
+        for (int d = 0; d < window; d++) {
+          acc = spec.dbl.apply(acc);
+        }
+        @SuppressWarnings("unchecked")
+        J s = (J) sums[k];
+        acc = spec.add.apply(acc, s);
+      }
+      return acc;
+    }
+  }
+
+  /** Bytes of one of blst's XYZZ buckets: its Pippenger scratch for 1024 points is 2^7 of them (window 8). */
+  private static <J, A> long xyzzBytes(Spec<J, A> spec) {
+    return spec.scratchBytes.applyAsLong(1 << 10) >> 7;
+  }
+
+  private static <J, A> J combine(Spec<J, A> spec, Object[] sums) {
+    @SuppressWarnings("unchecked")
+    J acc = (J) sums[0];
+    for (int c = 1; c < sums.length; c++) {
+      @SuppressWarnings("unchecked")
+      J s = (J) sums[c];
+      acc = spec.add.apply(acc, s);
+    }
+    return acc;
   }
 
   /** The library, or null with the reason it could not be loaded. */

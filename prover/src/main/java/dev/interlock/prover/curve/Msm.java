@@ -118,6 +118,53 @@ public final class Msm {
     return G2.wrap(r);
   }
 
+  /**
+   * Where at least this share of the scalars is 0 or 1, {@link #msmSplit} splits the MSM; below it the plain MSM,
+   * whose cost a few zeros and ones hardly change, runs instead.
+   */
+  public static final double SPLIT_MIN_BINARY_SHARE = 0.125;
+
+  /**
+   * sum_i s_i * P_i in G1 (the value of {@link #msm(G1Bases, long[])}), split as supraseal splits an MSM over a
+   * mostly 0/1 witness: the bases whose scalar is 1 are summed by batch additions, zeros are left out, and the other
+   * scalars go to a tail MSM. Runs the plain MSM when fewer than {@link #SPLIT_MIN_BINARY_SHARE} of the scalars are 0
+   * or 1 (a field witness, H's coefficients). Scalars as flat canonical limbs.
+   */
+  public static G1 msmSplit(G1Bases bases, long[] scalars) {
+    requireConfigured();
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G1 MSM");
+    if (ScalarSplit.of(scalars).binaryShare() < SPLIT_MIN_BINARY_SHARE) {
+      return msm(bases, scalars);
+    }
+    return SplitMsm.g1(bases, scalars, threadsFor(n), useNative());
+  }
+
+  /** As {@link #msmSplit(G1Bases, long[])} in G2: the CPU's b_g2_msm over a witness. */
+  public static G2 msmSplit(G2Bases bases, long[] scalars) {
+    requireConfigured();
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G2 MSM");
+    if (ScalarSplit.of(scalars).binaryShare() < SPLIT_MIN_BINARY_SHARE) {
+      return msm(bases, scalars);
+    }
+    return SplitMsm.g2(bases, scalars, threadsFor(n), useNative());
+  }
+
+  /** The split MSM whatever the share of 0/1 scalars, natively where blst loads unless {@code java} (for tests). */
+  static G1 split(G1Bases bases, long[] scalars, boolean java) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G1 MSM");
+    return SplitMsm.g1(bases, scalars, threadsFor(n), !java && BlstMsm.available());
+  }
+
+  /** As {@link #split(G1Bases, long[], boolean)} in G2. */
+  static G2 split(G2Bases bases, long[] scalars, boolean java) {
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G2 MSM");
+    return SplitMsm.g2(bases, scalars, threadsFor(n), !java && BlstMsm.available());
+  }
+
   /** Reference G1 MSM: the sum of n separate scalar multiplications (slow; for tests). */
   public static G1 naive(G1Bases bases, long[] scalars) {
     int n = count(bases.size(), scalars);
