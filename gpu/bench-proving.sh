@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Proofs per minute on the GPU: single-lock vs reservation (two reservations fit: --permits vram_units=32), 1-4
-# workers, PARTITIONS (default 10) partitions of 2^LOG constraints, VRAM budget BUDGET for both. Run where
-# `interlock` works with a GPU:
+# Proofs per minute on the GPU: single-lock, single-lock-late-release and reservation (two reservations fit:
+# --permits vram_units=32), 1-4 workers, PARTITIONS (default 10) partitions of 2^LOG constraints, VRAM budget BUDGET
+# for all. DESIGNS and WORKERS (space-separated) choose other designs and worker counts. Run where `interlock` works
+# with a GPU:
 #   bash gpu/bench-proving.sh [LOG] [BUDGET] [INTERLOCK] [PROVE OPTIONS...]
 # (defaults: 18 512MiB ./interlock; on the device machine pass gpu-bundle/interlock). Further arguments go to every
-# `prove`, e.g. --reuse-host-work (with PARTITIONS=40) for the GPU-bound regime. With FRESH_KEYS=1 each run makes its keys
-# in a new temporary directory (on a GPU, setup's fixed-base kernel makes them faster than the cache loads them).
+# `prove`, e.g. --witness filecoin (cuzk's proportions: the GPU section several times b_g2_msm's CPU time), or
+# --reuse-host-work (with PARTITIONS=40) for the GPU-bound regime. With FRESH_KEYS=1 each run makes its keys in a new
+# temporary directory (on a GPU, setup's fixed-base kernel makes them faster than the cache loads them).
 # Prints one summary line per run. The seed is 7 unless the options give --seed.
 set -uo pipefail
 log="${1:-18}"; budget="${2:-512MiB}"; cli="${3:-./interlock}"
 shift $(( $# < 3 ? $# : 3 ))
 seed=(--seed 7); for a in "$@"; do [ "$a" = --seed ] && seed=(); done
 status=0
-for design in single-lock reservation; do
+for design in ${DESIGNS:-single-lock single-lock-late-release reservation}; do
   extra=()
   [ "$design" = reservation ] && extra=(--permits vram_units=32 --vram 32GiB)
-  for w in 1 2 3 4; do
+  for w in ${WORKERS:-1 2 3 4}; do
     keys=(); [ "${FRESH_KEYS:-0}" = 1 ] && keys=(--keys "$(mktemp -d)")
     out=$("$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --n "2^$log" --partitions "${PARTITIONS:-10}" \
       --device gpu --gpu-budget "$budget" --no-timeline "${seed[@]}" "${keys[@]}" "$@" 2>&1) || { status=1; echo "$design workers=$w FAILED: $(echo "$out" | tail -1)"; }

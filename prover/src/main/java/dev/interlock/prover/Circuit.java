@@ -164,14 +164,9 @@ public final class Circuit {
         int terms = terms();
         for (int t = 0; t < terms; t++) {
           int j;
-          boolean fresh;
           do {
             j = (t == 0 && r < p) ? r + 1 : earlier(rnd, v);
-            fresh = true;
-            for (int q = 0; q < t; q++) {
-              fresh &= picked[q] != j;
-            }
-          } while (!fresh);
+          } while (pickedBefore(picked, t, j));
           picked[t] = j;
           ab.term(j, coefficient(), 0);
         }
@@ -181,6 +176,16 @@ public final class Circuit {
         cRow(v);
         fullWidthRows++;
       }
+    }
+
+    /** Whether {@code j} is among the first {@code t} variables a row has picked (a row's terms are distinct). */
+    private static boolean pickedBefore(int[] picked, int t, int j) {
+      for (int q = 0; q < t; q++) {
+        if (picked[q] == j) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /**
@@ -203,14 +208,9 @@ public final class Circuit {
           int terms = terms();
           for (int t = 0; t < terms; t++) {
             int j;
-            boolean fresh;
             do {
               j = t > 0 ? earlier(rnd, v) : r < p ? r + 1 : pick(full);
-              fresh = true;
-              for (int q = 0; q < t; q++) {
-                fresh &= picked[q] != j;
-              }
-            } while (!fresh);
+            } while (pickedBefore(picked, t, j));
             picked[t] = j;
             ab.term(j, coefficient(), 0);
           }
