@@ -3,6 +3,7 @@ package dev.interlock.impl.engine;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.Pipeline;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -51,6 +52,7 @@ final class JobLifecycle {
   private final UnaryOperator<String> leakStep;
   private final CutShort cutShort;
   private final Consumer<JobResult> results;
+  private final DeviceContexts contexts;
 
   /**
    * @param threads  where the task threads it starts are registered
@@ -69,11 +71,12 @@ final class JobLifecycle {
     this.leakStep = leakStep;
     this.cutShort = cutShort;
     this.results = results;
+    this.contexts = new DeviceContexts(resources.device());
   }
 
   /** A probe for thread {@code name} of this run. */
   RecordingProbe probe(String name) {
-    return new RecordingProbe(name, gate, log, resources.device(), waits);
+    return new RecordingProbe(name, gate, log, resources.device(), waits, contexts.faults());
   }
 
   /** A role thread of this run, the first of its crew. */
@@ -88,6 +91,7 @@ final class JobLifecycle {
    * job, which may be before the job's tasks have ended.
    */
   Ended run(EngineWorker w, Pipeline pipeline, Job job, boolean lastJob) {
+    contexts.enter();
     JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline instanceof ScopedPipeline,
         new Await(gate, waits));
     w.enter(scope);
@@ -105,6 +109,10 @@ final class JobLifecycle {
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (JobCancelled c) {
+      unwind(w, scope);
+      return new Ended(scope, false, true);
+    } catch (InjectedFault f) {
+      scope.fail(new JobResult.Faulted(job, w.name(), w.probe().position(), f.fault(), resources.device().memory()));
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (RuntimeException | Error e) {
@@ -144,6 +152,9 @@ final class JobLifecycle {
       scope.fail(new JobResult.Failed(job, tw.name(), f.step(), f.violation(), f.memory()));
       unwind(tw, scope);
     } catch (JobCancelled c) {
+      unwind(tw, scope);
+    } catch (InjectedFault f) {
+      scope.fail(new JobResult.Faulted(job, tw.name(), tw.probe().position(), f.fault(), resources.device().memory()));
       unwind(tw, scope);
     } catch (RuntimeException | Error e) {
       Optional<JobResult> result = Optional.empty();
@@ -185,7 +196,16 @@ final class JobLifecycle {
 
   /** A job's result, once it has closed. */
   void publish(JobResult r) {
-    results.accept(r);
+    try {
+      results.accept(r);
+    } finally {
+      contexts.exit();
+    }
+  }
+
+  /** The device's contexts: who is in flight, and the reopening after a poison. */
+  DeviceContexts contexts() {
+    return contexts;
   }
 
   Device device() {

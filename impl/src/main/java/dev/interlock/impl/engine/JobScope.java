@@ -5,6 +5,7 @@ import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
@@ -305,8 +306,12 @@ public final class JobScope {
       }
       if (!ok) {
         for (DeviceBuffer b : live) {
-          if (device().isLive(b)) {
-            device().free(b, owner.name());
+          try {
+            if (device().isLive(b)) {
+              device().free(b, owner.name());
+            }
+          } catch (InjectedFault e) {
+            // the device was poisoned meanwhile: the buffer goes with its context, which the engine reopens
           }
         }
         synchronized (JobScope.this) {
