@@ -177,8 +177,21 @@ final class JobLifecycle {
     }
   }
 
-  /** Thread w leaves a failed job: it releases its mutexes and permits, then ends its part. */
+  /**
+   * Thread w leaves a failed job and releases its mutexes and permits. When it is the job's last thread, it ends its
+   * part first, which frees the job's buffers, and only then releases its locks: otherwise the next holder of a lock
+   * could find the failed job's buffers still live and run out of memory for them. A thread with others of its job
+   * still running releases first, since one of them may be waiting for its lock.
+   */
   private void unwind(EngineWorker w, JobScope scope) {
+    if (scope.onlyActive(w.name())) {
+      try {
+        leave(w, scope);
+      } finally {
+        resources.releaseLocksOfCurrentThread();
+      }
+      return;
+    }
     resources.releaseLocksOfCurrentThread();
     leave(w, scope);
   }

@@ -200,6 +200,11 @@ public final class JobScope {
 
   // ---- the job's life ----
 
+  /** Whether {@code thread} is the job's only thread still running its part. */
+  synchronized boolean onlyActive(String thread) {
+    return active.size() == 1 && active.contains(thread);
+  }
+
   /** Whether another thread of the job failed: this one unwinds at its next step. */
   boolean cancelled() {
     return cancelled;
