@@ -183,27 +183,42 @@ public final class FaultyDevice implements Device {
 
   @Override
   public KernelRun launch(String owner, String name, List<DeviceBuffer> uses, Runnable work) {
-    KernelRun run;
-    boolean failAtAwait = false;
-    boolean stall;
-    synchronized (this) {
-      unlessPoisoned("kernel " + name);
-      maybePoison(name);
-      Optional<Fault> f = faults.draw(FaultKind.KERNEL, name, "kernel " + name + " failed");
-      if (f.isPresent()) {
-        if (faults.coin()) {
-          throw new InjectedFault(new Fault(FaultKind.KERNEL, name, f.get().thread(), "kernel " + name + " failed to launch"));
-        }
-        failAtAwait = true;
-      }
-      stall = faults.draw(FaultKind.STALL, name, "kernel " + name + " completes late").isPresent();
+    return launchWith(name, () -> {
       List<DeviceBuffer> in = new ArrayList<>();
       for (DeviceBuffer b : uses) {
         in.add(inner(b, "kernel " + name + " uses"));
       }
-      run = inner.launch(owner, name, in, work);
+      return inner.launch(owner, name, in, work);
+    });
+  }
+
+  /**
+   * Launches kernel {@code name} through {@code launch} (which launches on {@link #current()}, with buffers from
+   * {@link #resolve}) with this device's kernel faults around it: a poison or a failed launch before, a stall or a
+   * failed execution at its await. What a wrapper of the proving kernels launches with.
+   */
+  public synchronized <R extends KernelRun> KernelRun launchWith(String name, Supplier<R> launch) {
+    unlessPoisoned("kernel " + name);
+    maybePoison(name);
+    boolean failAtAwait = false;
+    Optional<Fault> f = faults.draw(FaultKind.KERNEL, name, "kernel " + name + " failed");
+    if (f.isPresent()) {
+      if (faults.coin()) {
+        throw new InjectedFault(new Fault(FaultKind.KERNEL, name, f.get().thread(), "kernel " + name + " failed to launch"));
+      }
+      failAtAwait = true;
     }
-    return new FaultyRun(run, name, failAtAwait, stall);
+    boolean stall = faults.draw(FaultKind.STALL, name, "kernel " + name + " completes late").isPresent();
+    return new FaultyRun(launch.get(), name, failAtAwait, stall);
+  }
+
+  /**
+   * The current device's buffer behind handle {@code b}, for a copy or a kernel of a wrapper of the proving kernels:
+   * the sticky error while poisoned, the poison's fault for a buffer of a lost context.
+   */
+  public synchronized DeviceBuffer resolve(DeviceBuffer b, String call) {
+    unlessPoisoned(call);
+    return inner(b, call);
   }
 
   /** A launched kernel whose completion may come late (stall) or fail (execution fault, poison). */
