@@ -170,4 +170,28 @@ class EngineFaultsTest {
     assertThat(r.completed()).isEqualTo(60);
     assertThat(dev.reopens()).isEqualTo(1);
   }
+
+  @Test
+  void aSharedEngineReleasesTheCallersLocksAfterAFaultedJob() throws Exception {
+    FaultyDevice dev = new FaultyDevice(() -> new SimulatedDevice(SINGLE_LOCK.vram()),
+        new Faults(FaultSpec.parse("--faults", "alloc@staged:1,poison@scratch:1"), 1));
+    SharedEngine engine = new SharedEngine(SINGLE_LOCK, dev, InterpretedPipeline::new);
+    JobResult first = engine.run("gpu_worker");
+    assertThat(first).isInstanceOf(JobResult.Faulted.class);
+    assertThat(SharedEngine.describe(first)).isEqualTo("injected alloc at alloc staged 12GiB");
+    assertThat(engine.log().events()).isNotEmpty();
+    JobResult[] other = new JobResult[2];
+    Thread t = new Thread(() -> {
+      other[0] = engine.run("gpu_worker"); // blocks forever at lock compute_mtx if the first job kept it
+      other[1] = engine.run("gpu_worker");
+    });
+    t.start();
+    t.join();
+    assertThat(other[0]).isInstanceOf(JobResult.Faulted.class); // the poison at its scratch
+    assertThat(other[1]).isInstanceOf(JobResult.Completed.class);
+    assertThat(dev.reopens()).isEqualTo(1);
+    assertThat(engine.run("gpu_worker")).isInstanceOf(JobResult.Completed.class);
+    engine.close();
+    assertThat(dev.current().liveBuffers(null)).isEmpty();
+  }
 }
