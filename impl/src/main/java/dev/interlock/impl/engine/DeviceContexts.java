@@ -3,6 +3,7 @@ package dev.interlock.impl.engine;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.fault.FaultyDevice;
+import dev.interlock.impl.sync.WaitRegistry;
 
 /**
  * Which jobs are in flight on the device, so that a poisoned device is reopened only once none is.
@@ -15,11 +16,30 @@ import dev.interlock.impl.fault.FaultyDevice;
  */
 final class DeviceContexts {
   private final FaultyDevice device;
+  private final WaitRegistry waits;
   private int inFlight;
   private boolean reopening;
 
-  DeviceContexts(Device device) {
+  /**
+   * @param waits where a thread waiting here is registered, so that the deadlock watchdog sees it (a job in flight
+   *              that waits for a lock nobody will give back would otherwise hold up the reopening unseen)
+   */
+  DeviceContexts(Device device, WaitRegistry waits) {
     this.device = device instanceof FaultyDevice f ? f : null;
+    this.waits = waits;
+  }
+
+  /** Waits on this monitor, registered as waiting on {@code what}; false when interrupted. */
+  private boolean await(String what) {
+    waits.enter(what);
+    try {
+      wait();
+      return true;
+    } catch (InterruptedException e) {
+      return false;
+    } finally {
+      waits.exit();
+    }
   }
 
   /** The injector of the device's faults, which the engine's steps ask too; none for a plain device. */
@@ -35,11 +55,7 @@ final class DeviceContexts {
     synchronized (this) {
       boolean interrupted = false;
       while (reopening) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
+        interrupted |= !await("the poisoned device to be reopened");
       }
       inFlight++;
       if (interrupted) {
@@ -71,22 +87,14 @@ final class DeviceContexts {
     synchronized (this) {
       if (reopening) {
         while (reopening) {
-          try {
-            wait();
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
+          interrupted |= !await("the poisoned device to be reopened");
         }
         restore(interrupted);
         return;
       }
       reopening = true;
       while (inFlight > 0) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
+        interrupted |= !await("the jobs in flight to end, to reopen the poisoned device");
       }
     }
     try {

@@ -71,7 +71,7 @@ final class JobLifecycle {
     this.leakStep = leakStep;
     this.cutShort = cutShort;
     this.results = results;
-    this.contexts = new DeviceContexts(resources.device());
+    this.contexts = new DeviceContexts(resources.device(), waits);
   }
 
   /** A probe for thread {@code name} of this run. */
