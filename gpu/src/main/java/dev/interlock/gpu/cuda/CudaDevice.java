@@ -825,7 +825,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G2);
     G2[] result = {G2.identity()};
-    StreamRun run = groupMsm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null,
+    StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null,
         sums -> result[0] = Kernels.g2MsmResult(MsmPlan.g2(count), sums), G2Limbs.JACOBIAN_LONGS);
     return G2MsmRun.of(run, () -> result[0]);
   }
@@ -936,21 +936,22 @@ public final class CudaDevice implements Device, ProvingKernels {
   private MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
       DeviceBuffer table) {
     G1[] result = {G1.identity()};
-    StreamRun run = groupMsm(owner, bases, basesAt, scalars, scalarsAt, plan, table,
+    StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table,
         sums -> result[0] = Kernels.msmResult(plan, sums), G1Limbs.JACOBIAN_LONGS);
     return MsmRun.of(run, () -> result[0]);
   }
 
   /**
-   * The MSM by {@code plan} (null: no points, nothing enqueued) in the plan's group, reading the table buffer when there
+   * The MSM {@code name} (msm or g2_msm, as the log and the timings name it) by {@code plan} (null: no points, nothing
+   * enqueued) in the plan's group, reading the table buffer when there
    * is one; once the stream is synchronized, {@code atEnd} gets the set sums read back ({@code jacobianLongs} a point).
    */
-  private StreamRun groupMsm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt,
+  private StreamRun groupMsm(String name, String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt,
       MsmPlan plan, DeviceBuffer table, java.util.function.Consumer<long[]> atEnd, int jacobianLongs) {
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "msm", table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
+    List<Allocation> a = startKernel(owner, name, table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
     if (plan == null) {
-      return new StreamRun("msm", s, null, () -> {}, () -> {});
+      return new StreamRun(name, s, null, () -> {}, () -> {});
     }
     int count = plan.n();
     CUdeviceptr arena;
@@ -966,7 +967,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       throw e;
     }
     CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr();
-    return enqueued("msm", s, a,
+    return enqueued(name, s, a,
         () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
             a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
         () -> {
