@@ -2,6 +2,7 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
 import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
@@ -210,12 +211,20 @@ public final class RecordingProbe implements Probe {
         return op.get();
       }
       Thread.currentThread().interrupt();
+      T done;
       try {
-        op.get();
+        done = op.get();
       } catch (WorkerInterrupted e) {
         throw new InjectedFault(interrupt.get());
       } finally {
         Thread.interrupted(); // the interrupt is consumed by this step's failure, not left for a later one
+      }
+      if (done instanceof KernelRun launched) {
+        try {
+          launched.await(); // the step launched a kernel that nobody will await once it fails: none is left running
+        } catch (InjectedFault e) {
+          // the interrupt is this step's fault
+        }
       }
       throw new InjectedFault(interrupt.get());
     };
