@@ -9,7 +9,10 @@ import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.LockHolds;
 import dev.interlock.impl.engine.Overlaps;
+import dev.interlock.impl.engine.RetryPolicy;
 import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.fault.Faults;
+import dev.interlock.impl.fault.FaultyDevice;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.impl.sync.StepGate;
@@ -44,6 +47,7 @@ import dev.interlock.prover.Proof;
 import dev.interlock.prover.Verifier;
 import dev.interlock.prover.WitnessShape;
 import dev.interlock.workload.CpuProvingKernels;
+import dev.interlock.workload.FaultyProvingKernels;
 import dev.interlock.workload.ProvingKernels;
 import dev.interlock.workload.ProvingWorkload;
 import java.io.PrintWriter;
@@ -130,6 +134,9 @@ final class ProveCommand implements Callable<Integer> {
       + "variables that are full-width, in percent, e.g. 1% or 0.5 (default: 1%, an assumption: see docs/cli.md).")
   String fullScalars;
 
+  @Mixin
+  FaultOptions faultOptions = new FaultOptions();
+
   @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Report how often one worker entered the first "
       + "interval while another was inside the second, or the other way round (what check --overlap asks of the model).")
   List<String> overlap;
@@ -172,9 +179,11 @@ final class ProveCommand implements Callable<Integer> {
       throw new CliError("--n/--public-inputs: " + e.getMessage());
     }
     long s = seed != null ? seed : System.currentTimeMillis();
+    Faults faults = faultOptions.faults();
+    faultOptions.retry();
     outputs.checkWritable();
     PrintWriter out = spec.commandLine().getOut();
-    ProvingKernels kernels = openDevice(d, r, circuit, out);
+    ProvingKernels kernels = faults.none() ? openDevice(d, r, circuit, out) : faultyKernels(d, r, circuit, out, faults);
     try (Device dev = kernels.device()) {
       return prove(d, r, circuit, s, logN, kernels, out, bG2Mode);
     }
@@ -220,6 +229,19 @@ final class ProveCommand implements Callable<Integer> {
       }
     }
     throw new CliError("--b-g2 must be cpu or gpu, got '" + bG2 + "'");
+  }
+
+  /**
+   * The kernels wrapped with injected faults: the first opening prints what {@link #openDevice} prints, and each
+   * reopening after a poison opens new kernels with a new device (for CUDA: a new context) the same way.
+   */
+  private ProvingKernels faultyKernels(Design d, String r, Circuit circuit, PrintWriter out, Faults faults) {
+    PrintWriter[] to = {out};
+    return new FaultyProvingKernels(() -> {
+      ProvingKernels k = openDevice(d, r, circuit, to[0]);
+      to[0] = new PrintWriter(java.io.Writer.nullWriter());
+      return k;
+    }, faults);
   }
 
   private int prove(Design d, String r, Circuit circuit, long s, int logN, ProvingKernels kernels, PrintWriter out,
@@ -269,8 +291,11 @@ final class ProveCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "request   %d partitions, seed %d (rerun: --seed %d); design %s, %s%n", partitions, s, s, d.name(),
         d.parametersLine());
+    Faults faults = dev instanceof FaultyDevice f ? f.faults() : Faults.NONE;
+    RetryPolicy retry = faultOptions.retry();
+    FaultSummary.header(out, faults, retry);
     RunReport report;
-    report = new Engine(dev, StepGate.FREE).start(d, designFile.toString(),
+    report = new Engine(dev, StepGate.FREE, 100, retry).start(d, designFile.toString(),
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
         Map.of(r, parts)).await();
     outputs.writeTimeline(report, dev);
@@ -307,7 +332,10 @@ final class ProveCommand implements Callable<Integer> {
           problems.add("partition " + part.index() + ": proof does not verify");
         }
       } else if (j instanceof JobResult.Failed f) {
-        problems.add("partition " + j.job().id() + " failed at '" + f.step() + "': " + f.violation().kind() + ": " + f.violation().message());
+        problems.add("partition " + j.job().id() + " failed at '" + f.step() + "': " + f.violation().kind() + ": " + f.violation().message()
+            + retriedText(report, j));
+      } else if (j instanceof JobResult.Faulted f) {
+        problems.add("partition " + j.job().id() + " failed at '" + f.step() + "': " + f.fault().describe() + retriedText(report, j));
       } else if (j instanceof JobResult.Aborted a) {
         problems.add("partition " + j.job().id() + " aborted: " + a.why());
       } else {
@@ -334,9 +362,16 @@ final class ProveCommand implements Callable<Integer> {
           Overlaps.count(report.events(), overlap.get(0), overlap.get(1)));
     }
     problems.forEach(p -> out.printf(Locale.ROOT, "problem   %s%n", p));
+    FaultSummary.print(out, report, faults, dev instanceof FaultyDevice f ? f : null, partitions, "partition");
     out.printf(Locale.ROOT, "%d/%d proofs verified%n", verified, partitions);
     out.flush();
     return verified == partitions ? 0 : 1;
+  }
+
+  /** ", after N retries" when the partition of {@code j} was retried. */
+  private static String retriedText(RunReport report, JobResult j) {
+    long n = report.retried().stream().filter(x -> x.job().id() == j.job().id()).count();
+    return n == 0 ? "" : " (after " + n + " retries)";
   }
 
   /** The fraction of the run's wall time in which at least one kernel step was running (from the events). */

@@ -19,6 +19,19 @@ final class Reports {
             Sizes.format(f.memory().used()), Sizes.format(f.memory().cached()), Sizes.format(f.memory().capacity())));
       }
     }
+    long faulted = 0;
+    for (JobResult j : r.results()) {
+      if (j instanceof JobResult.Faulted f && faulted++ < FAULTED_SHOWN) {
+        sb.append(String.format(Locale.ROOT, "  job %d on %s failed at '%s': %s%n", f.job().id(), f.worker(), f.step(),
+            f.fault().describe()));
+      }
+    }
+    if (faulted > FAULTED_SHOWN) {
+      sb.append(String.format(Locale.ROOT, "  ... and %d more jobs failed by injected faults%n", faulted - FAULTED_SHOWN));
+    }
     return sb.toString();
   }
+
+  /** How many jobs failed by injected faults are listed one per line. */
+  static final int FAULTED_SHOWN = 20;
 }

@@ -3,7 +3,10 @@ package dev.interlock.cli;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.RetryPolicy;
 import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.fault.Faults;
+import dev.interlock.impl.fault.FaultyDevice;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.design.Design;
@@ -54,9 +57,14 @@ final class RunCommand implements Callable<Integer> {
       + "compare-capture against a capture of this run (docs/capture.md). --force lets it replace a file.")
   Path deviceCalls;
 
+  @Mixin
+  FaultOptions faultOptions = new FaultOptions();
+
   @Override
   public Integer call() {
     Design d = design.load(file);
+    Faults faults = faultOptions.faults();
+    RetryPolicy retry = faultOptions.retry();
     var pipelines = durations && pipeline.equals("interpreted")
         ? (java.util.function.Function<Role, dev.interlock.impl.api.Pipeline>) r -> new InterpretedPipeline(r, true)
         : Pipelines.choose(pipeline, d.name());
@@ -65,11 +73,13 @@ final class RunCommand implements Callable<Integer> {
     }
     outputs.checkWritable();
     TraceFiles.checkWritable(deviceCalls, outputs.force);
-    Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram());
+    boolean gpu = device.equals("gpu");
+    FaultyDevice faulty = faults.none() ? null : new FaultyDevice(() -> GpuDevices.forSteps(gpu, "--device gpu", d.vram()), faults);
+    Device dev = faulty != null ? faulty : GpuDevices.forSteps(gpu, "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;
     try (dev) {
-      r = new Engine(dev, StepGate.FREE).run(d, file.toString(), pipelines);
+      r = new Engine(dev, StepGate.FREE, 100, retry).run(d, file.toString(), pipelines);
       outputs.writeTimeline(r, dev);
     }
     if (deviceCalls != null) { // after close: the ballast's frees are calls too
@@ -82,23 +92,31 @@ final class RunCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);
     out.printf(Locale.ROOT, "ran       %s%n", d.parametersLine());
+    FaultSummary.header(out, faults, retry);
     Map<String, int[]> perRole = new LinkedHashMap<>();
-    d.roles().forEach(role -> perRole.put(role.name(), new int[3]));
+    d.roles().forEach(role -> perRole.put(role.name(), new int[4]));
     for (JobResult j : r.results()) {
       int[] c = perRole.get(j.job().role());
-      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : 2]++;
+      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : j instanceof JobResult.Faulted ? 3 : 2]++;
     }
-    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%n", role, c[0], c[1], c[2]));
+    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%s%n", role, c[0], c[1], c[2],
+        faults.none() ? "" : ", " + c[3] + " failed by injected faults"));
     out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); %s live at shutdown%n", Sizes.format(r.memory().peakUsed()),
         Sizes.format(d.vram()), r.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
         r.leftover() == 0 ? "nothing" : r.leftover() + " buffers");
     r.deadlock().ifPresent(msg -> out.printf(Locale.ROOT, "deadlock  %s%n", msg));
     out.printf(Locale.ROOT, "events    %d transitions recorded in %.3f s%n", r.events().size(), r.seconds());
+    int jobs = d.roles().stream().mapToInt(role -> role.threads() * role.jobs()).sum();
+    if (!faults.none() || retry.retries() > 0) {
+      out.printf(Locale.ROOT, "throughput %.1f jobs per second (%d jobs in %.3f s wall, retries included)%n", jobs / r.seconds(), jobs,
+          r.seconds());
+    }
+    FaultSummary.print(out, r, faults, faulty, jobs, "job");
     String failures = Reports.failures(r);
     if (!failures.isEmpty()) {
       out.printf(Locale.ROOT, "failures%n%s", failures);
     }
     out.flush();
-    return r.failed() == 0 && r.aborted() == 0 ? 0 : 1;
+    return r.failed() == 0 && r.aborted() == 0 && r.faulted() == 0 ? 0 : 1;
   }
 }

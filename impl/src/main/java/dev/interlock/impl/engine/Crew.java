@@ -3,6 +3,7 @@ package dev.interlock.impl.engine;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.model.state.ViolationKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -97,8 +98,12 @@ public final class Crew {
   /** Frees the kept buffers on the role thread's stream, without a step of their own. */
   private void releaseKept() {
     for (DeviceBuffer b : kept.values()) {
-      if (device.isLive(b)) {
-        device.free(b, roleThread);
+      try {
+        if (device.isLive(b)) {
+          device.free(b, roleThread);
+        }
+      } catch (InjectedFault e) {
+        // the device was poisoned meanwhile: the buffer goes with its context, which the engine reopens
       }
     }
     kept.clear();

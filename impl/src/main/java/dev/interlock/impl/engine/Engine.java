@@ -35,15 +35,32 @@ public final class Engine {
   private final Device device;
   private final StepGate gate;
   private final long watchdogMillis;
+  private final RetryPolicy retry;
 
   public Engine(Device device, StepGate gate) {
     this(device, gate, 100);
   }
 
   public Engine(Device device, StepGate gate, long watchdogMillis) {
+    this(device, gate, watchdogMillis, RetryPolicy.NONE);
+  }
+
+  /**
+   * @param retry which failed jobs run again (only in a free run: a controlled scheduler plans every step)
+   */
+  public Engine(Device device, StepGate gate, long watchdogMillis, RetryPolicy retry) {
+    if (retry.retries() > 0 && gate.controlled()) {
+      throw new IllegalArgumentException("retries need a free run: a controlled gate plans every step");
+    }
     this.device = device;
     this.gate = gate;
     this.watchdogMillis = watchdogMillis;
+    this.retry = retry;
+  }
+
+  /** This engine with retry policy {@code retry}. */
+  public Engine retrying(RetryPolicy retry) {
+    return new Engine(device, gate, watchdogMillis, retry);
   }
 
   /**
@@ -90,6 +107,7 @@ public final class Engine {
     private final RunThreads threads = new RunThreads();
     private final List<Thread> roleThreads = new ArrayList<>();
     private final List<JobResult> results = Collections.synchronizedList(new ArrayList<>());
+    private final List<JobResult> retried = Collections.synchronizedList(new ArrayList<>());
     private final Watchdog watchdog;
     private final Thread watchdogThread;
     private volatile String deadlock;
@@ -148,7 +166,7 @@ public final class Engine {
           if (job == null) {
             break;
           }
-          if (!runOne(w, pipeline, job, quota != Integer.MAX_VALUE && k == quota - 1)) {
+          if (!runWithRetries(w, pipeline, job, quota != Integer.MAX_VALUE && k == quota - 1)) {
             abortRest(w, queue, quota - k - 1, "an earlier job of " + w.name() + " ended the run");
             break;
           }
@@ -160,12 +178,37 @@ public final class Engine {
     }
 
     /**
-     * Runs a job on its role thread (its result comes when it closes); false when the worker must
-     * stop (abort, deadlock, or a failure under a controlled gate).
+     * Runs a job, and again after a failure the retry policy retries (once the failed attempt has closed, its tasks
+     * joined and its result recorded, and after the backoff); reopens a poisoned device once no job is in flight.
+     * False when the worker must stop (abort, deadlock, or a failure under a controlled gate).
      */
-    private boolean runOne(EngineWorker w, Pipeline pipeline, Job job, boolean last) {
-      JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job, last);
-      return !ended.cutShort() && !(ended.failed() && gate.controlled());
+    private boolean runWithRetries(EngineWorker w, Pipeline pipeline, Job job, boolean last) {
+      for (int attempt = 0; ; attempt++) {
+        JobLifecycle.Ended ended = lifecycle.run(w, pipeline, job, last);
+        if (ended.cutShort() || ended.failed() && gate.controlled()) {
+          return false;
+        }
+        lifecycle.contexts().recover();
+        if (!ended.failed() || retry.retries() == 0) {
+          return true;
+        }
+        JobResult r = ended.scope().result().join();
+        if (!retry.retries(r, attempt)) {
+          return true;
+        }
+        synchronized (results) {
+          results.removeIf(x -> x == r);
+        }
+        retried.add(r);
+        try {
+          Thread.sleep(retry.backoff(attempt + 1)); // the retry's backoff, as a real engine waits before trying again
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          results.add(r);
+          retried.remove(r);
+          return false;
+        }
+      }
     }
 
     /** A job cut short: the run was aborted, the watchdog interrupted a wait (a deadlock), or the pipeline failed. */
@@ -201,6 +244,8 @@ public final class Engine {
       }
       watchdog.stop();
       watchdogThread.interrupt();
+      lifecycle.contexts().recover();
+      List<String> held = resources.held();
       resources.releaseDeviceBuffers();
       List<DeviceBuffer> left = device.liveBuffers(null);
       for (DeviceBuffer b : left) {
@@ -210,7 +255,7 @@ public final class Engine {
       List<JobResult> sorted = new ArrayList<>(results);
       sorted.sort(Comparator.comparingInt(r -> r.job().id()));
       return new RunReport(sorted, log.trace(design, source), log.events(), device.memory(),
-          Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9, log.start());
+          Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9, log.start(), retried, held);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.interlock.impl.engine;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.Pipeline;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -51,6 +52,7 @@ final class JobLifecycle {
   private final UnaryOperator<String> leakStep;
   private final CutShort cutShort;
   private final Consumer<JobResult> results;
+  private final DeviceContexts contexts;
 
   /**
    * @param threads  where the task threads it starts are registered
@@ -69,11 +71,12 @@ final class JobLifecycle {
     this.leakStep = leakStep;
     this.cutShort = cutShort;
     this.results = results;
+    this.contexts = new DeviceContexts(resources.device());
   }
 
   /** A probe for thread {@code name} of this run. */
   RecordingProbe probe(String name) {
-    return new RecordingProbe(name, gate, log, resources.device(), waits);
+    return new RecordingProbe(name, gate, log, resources.device(), waits, contexts.faults());
   }
 
   /** A role thread of this run, the first of its crew. */
@@ -88,6 +91,7 @@ final class JobLifecycle {
    * job, which may be before the job's tasks have ended.
    */
   Ended run(EngineWorker w, Pipeline pipeline, Job job, boolean lastJob) {
+    contexts.enter();
     JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline instanceof ScopedPipeline,
         new Await(gate, waits));
     w.enter(scope);
@@ -105,6 +109,10 @@ final class JobLifecycle {
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (JobCancelled c) {
+      unwind(w, scope);
+      return new Ended(scope, false, true);
+    } catch (InjectedFault f) {
+      scope.fail(new JobResult.Faulted(job, w.name(), w.probe().position(), f.fault(), resources.device().memory()));
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (RuntimeException | Error e) {
@@ -145,6 +153,9 @@ final class JobLifecycle {
       unwind(tw, scope);
     } catch (JobCancelled c) {
       unwind(tw, scope);
+    } catch (InjectedFault f) {
+      scope.fail(new JobResult.Faulted(job, tw.name(), tw.probe().position(), f.fault(), resources.device().memory()));
+      unwind(tw, scope);
     } catch (RuntimeException | Error e) {
       Optional<JobResult> result = Optional.empty();
       try {
@@ -166,8 +177,21 @@ final class JobLifecycle {
     }
   }
 
-  /** Thread w leaves a failed job: it releases its mutexes and permits, then ends its part. */
+  /**
+   * Thread w leaves a failed job and releases its mutexes and permits. When it is the job's last thread, it ends its
+   * part first, which frees the job's buffers, and only then releases its locks: otherwise the next holder of a lock
+   * could find the failed job's buffers still live and run out of memory for them. A thread with others of its job
+   * still running releases first, since one of them may be waiting for its lock.
+   */
   private void unwind(EngineWorker w, JobScope scope) {
+    if (scope.onlyActive(w.name())) {
+      try {
+        leave(w, scope);
+      } finally {
+        resources.releaseLocksOfCurrentThread();
+      }
+      return;
+    }
     resources.releaseLocksOfCurrentThread();
     leave(w, scope);
   }
@@ -185,7 +209,16 @@ final class JobLifecycle {
 
   /** A job's result, once it has closed. */
   void publish(JobResult r) {
-    results.accept(r);
+    try {
+      results.accept(r);
+    } finally {
+      contexts.exit();
+    }
+  }
+
+  /** The device's contexts: who is in flight, and the reopening after a poison. */
+  DeviceContexts contexts() {
+    return contexts;
   }
 
   Device device() {

@@ -2,11 +2,12 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.MemoryInfo;
+import dev.interlock.impl.fault.Fault;
 import dev.interlock.model.state.Violation;
 import java.util.Objects;
 
 /** How a job ended: every job of a run gets exactly one. */
-public sealed interface JobResult permits JobResult.Completed, JobResult.Failed, JobResult.Aborted {
+public sealed interface JobResult permits JobResult.Completed, JobResult.Failed, JobResult.Faulted, JobResult.Aborted {
 
   Job job();
 
@@ -26,6 +27,19 @@ public sealed interface JobResult permits JobResult.Completed, JobResult.Failed,
       Objects.requireNonNull(job, "job");
       Objects.requireNonNull(step, "step");
       Objects.requireNonNull(violation, "violation");
+    }
+  }
+
+  /**
+   * An injected fault ended the job (docs/faults.md): which step, which fault, and the device then. Not the design's
+   * failure: a real one is {@link Failed}.
+   */
+  record Faulted(Job job, String worker, String step, Fault fault, MemoryInfo memory) implements JobResult {
+    public Faulted {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(step, "step");
+      Objects.requireNonNull(fault, "fault");
+      Objects.requireNonNull(memory, "memory");
     }
   }
 

@@ -5,6 +5,7 @@ import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.device.BufferNotLiveException;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.Await;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
@@ -199,6 +200,11 @@ public final class JobScope {
 
   // ---- the job's life ----
 
+  /** Whether {@code thread} is the job's only thread still running its part. */
+  synchronized boolean onlyActive(String thread) {
+    return active.size() == 1 && active.contains(thread);
+  }
+
   /** Whether another thread of the job failed: this one unwinds at its next step. */
   boolean cancelled() {
     return cancelled;
@@ -305,8 +311,12 @@ public final class JobScope {
       }
       if (!ok) {
         for (DeviceBuffer b : live) {
-          if (device().isLive(b)) {
-            device().free(b, owner.name());
+          try {
+            if (device().isLive(b)) {
+              device().free(b, owner.name());
+            }
+          } catch (InjectedFault e) {
+            // the device was poisoned meanwhile: the buffer goes with its context, which the engine reopens
           }
         }
         synchronized (JobScope.this) {

@@ -2,9 +2,14 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
 import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
+import dev.interlock.impl.fault.Fault;
+import dev.interlock.impl.fault.FaultKind;
+import dev.interlock.impl.fault.Faults;
+import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
@@ -49,6 +54,7 @@ public final class RecordingProbe implements Probe {
   private final EventLog log;
   private final Device device;
   private final WaitRegistry waits;
+  private final Faults faults;
   private volatile String position = "not started";
   private boolean silent;
   private int job = -1;
@@ -59,7 +65,8 @@ public final class RecordingProbe implements Probe {
   private Phase branch;
   private long freeRead;
 
-  RecordingProbe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits) {
+  RecordingProbe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits, Faults faults) {
+    this.faults = faults;
     this.thread = thread;
     this.gate = gate;
     this.log = log;
@@ -170,6 +177,9 @@ public final class RecordingProbe implements Probe {
     }
     position = (phase.isPresent() ? phase.get().label() + " of '" : "at '") + step.text() + "'";
     T result;
+    if (faults.injects(FaultKind.EXCEPTION) || faults.injects(FaultKind.INTERRUPT)) {
+      op = injecting(step, op);
+    }
     if (!phase.equals(Optional.of(Phase.END)) && step.accept(RECORDED_WITH_OPERATION)) {
       synchronized (log) {
         result = runAndRecord(step, phase, op);
@@ -182,6 +192,51 @@ public final class RecordingProbe implements Probe {
     waits.progressed();
     position = (phase.equals(Optional.of(Phase.BEGIN)) ? "inside '" : "after '") + step.text() + "'";
     return result;
+  }
+
+  /**
+   * The step's operation with the engine's own injected faults around it: an exception thrown from the pipeline code
+   * before the operation, or an interrupt of the thread during it (a wait it makes ends at once; one it did not make
+   * still ends the step, after the operation took effect, when the thread sees the interrupt).
+   */
+  private <T> Supplier<T> injecting(Step step, Supplier<T> op) {
+    return () -> {
+      String name = stepName(step);
+      Optional<Fault> thrown = faults.draw(FaultKind.EXCEPTION, name, "the pipeline code of '" + step.text() + "' threw");
+      if (thrown.isPresent()) {
+        throw new InjectedFault(thrown.get());
+      }
+      Optional<Fault> interrupt = faults.draw(FaultKind.INTERRUPT, name, "worker thread interrupted during '" + step.text() + "'");
+      if (interrupt.isEmpty()) {
+        return op.get();
+      }
+      Thread.currentThread().interrupt();
+      T done;
+      try {
+        done = op.get();
+      } catch (WorkerInterrupted e) {
+        throw new InjectedFault(interrupt.get());
+      } finally {
+        Thread.interrupted(); // the interrupt is consumed by this step's failure, not left for a later one
+      }
+      if (done instanceof KernelRun launched) {
+        try {
+          launched.await(); // the step launched a kernel that nobody will await once it fails: none is left running
+        } catch (InjectedFault e) {
+          // the interrupt is this step's fault
+        }
+      }
+      throw new InjectedFault(interrupt.get());
+    };
+  }
+
+  /**
+   * The name {@code KIND@STEP:N} matches a step by: what it acts on (the buffer of alloc and free, the kernel or cpu
+   * interval, the mutex, the semaphore, the task, the event), or its keyword for steps that name nothing (sync, trim, if).
+   */
+  static String stepName(Step step) {
+    String[] words = step.text().strip().split("\\s+");
+    return words.length < 2 || words[0].equals("sync") || words[0].equals("trim") || words[0].equals("if") ? words[0] : words[1];
   }
 
   /**
@@ -229,6 +284,13 @@ public final class RecordingProbe implements Probe {
       }
       gate.failed(v);
       throw new StepFailed(step.text(), v, at, e);
+    } catch (InjectedFault e) {
+      branch = null;
+      goSilent();
+      if (scope != null) {
+        scope.fail(new JobResult.Faulted(scope.job(), thread, step.text(), e.fault(), device.memory()));
+      }
+      throw e;
     } catch (RunAborted | WorkerInterrupted | JobCancelled e) {
       branch = null;
       goSilent();

@@ -18,14 +18,32 @@ import java.util.Optional;
  * @param seconds       wall time
  * @param clockOrigin   the {@link System#nanoTime()} that the events' nanos count from, to place host-clock times
  *                      such as a device's kernel timings on the run's clock
+ * @param retried       the results of attempts that were retried ({@link RetryPolicy}), in the order they ended: not in
+ *                      {@code results}, which holds each job's last attempt
+ * @param heldAtShutdown the mutexes and semaphore permits still held when the run ended, one line each (empty when
+ *                      every job gave back what it took)
  */
 public record RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory,
-    Optional<String> deadlock, int leftover, double seconds, long clockOrigin) {
+    Optional<String> deadlock, int leftover, double seconds, long clockOrigin, List<JobResult> retried,
+    List<String> heldAtShutdown) {
   public RunReport {
     results = List.copyOf(results);
     events = List.copyOf(events);
+    retried = List.copyOf(retried);
+    heldAtShutdown = List.copyOf(heldAtShutdown);
     Objects.requireNonNull(trace, "trace");
     Objects.requireNonNull(memory, "memory");
+  }
+
+  /** A run without retries, as the engine made them before faults. */
+  public RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory, Optional<String> deadlock,
+      int leftover, double seconds, long clockOrigin) {
+    this(results, trace, events, memory, deadlock, leftover, seconds, clockOrigin, List.of(), List.of());
+  }
+
+  /** Jobs whose last attempt an injected fault ended. */
+  public long faulted() {
+    return results.stream().filter(r -> r instanceof JobResult.Faulted).count();
   }
 
   public long completed() {

@@ -130,6 +130,26 @@ public final class RunResources implements Resources {
   }
 
   /**
+   * The mutexes held and the semaphore permits not given back now, one line each: empty once a run has ended cleanly.
+   */
+  java.util.List<String> held() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (GatedMutex m : mutexes.values()) {
+      String owner = m.ownerName();
+      if (owner != null) {
+        out.add("mutex " + m.name() + " held by " + owner);
+      }
+    }
+    for (Semaphore s : design.semaphores()) {
+      int available = semaphores.get(s.name()).available();
+      if (available != s.permits()) {
+        out.add("semaphore " + s.name() + ": " + available + " of " + s.permits() + " permits free");
+      }
+    }
+    return out;
+  }
+
+  /**
    * Releases the mutexes and permits the calling thread still holds, after its job failed, so other
    * workers are not left waiting on a dead job. (The job's buffers go when the job closes.)
    */

@@ -62,7 +62,9 @@ public final class SharedEngine {
    */
   public JobResult run(String role) {
     EngineWorker w = workerFor(role);
-    return lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null), false).scope().result().join();
+    JobResult r = lifecycle.run(w, pipelines.get(role), new Job(nextJobId(), role, null), false).scope().result().join();
+    lifecycle.contexts().recover();
+    return r;
   }
 
   /** Frees the design's device buffers: no job runs any more. */
@@ -74,6 +76,9 @@ public final class SharedEngine {
   public static String describe(JobResult r) {
     if (r instanceof JobResult.Failed f) {
       return f.violation().kind() + " at " + f.step();
+    }
+    if (r instanceof JobResult.Faulted f) {
+      return "injected " + f.fault().kind().specName() + " at " + f.step();
     }
     if (r instanceof JobResult.Aborted a) {
       return "aborted: " + a.why();

@@ -1,0 +1,72 @@
+package dev.interlock.cli;
+
+import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.RetryPolicy;
+import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.fault.FaultKind;
+import dev.interlock.impl.fault.Faults;
+import dev.interlock.impl.fault.FaultyDevice;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The lines {@code run} and {@code prove} print about injected faults, retries and outcomes (docs/faults.md, "What a
+ * run prints"), and the count of jobs lost.
+ *
+ * <p>Why one place: the soak benchmark reads these lines from both commands; their names say what is counted.
+ */
+final class FaultSummary {
+  private FaultSummary() {}
+
+  /** The header line, before the run: the spec and the seed to rerun with, and that the run does not replay. */
+  static void header(PrintWriter out, Faults faults, RetryPolicy retry) {
+    if (faults.none()) {
+      return;
+    }
+    out.printf(Locale.ROOT, "faults    %s, fault seed %d (rerun: --fault-seed %d), stall %.1f ms; retries up to %d per job, "
+            + "backoff %d ms doubling, real failures %s%n", faults.spec().text(), faults.seed(), faults.seed(),
+        faults.stallNanos() / 1e6, retry.retries(), retry.backoffMillis(), retry.retryReal() ? "retried (--retry-real)" : "not retried");
+    out.printf(Locale.ROOT, "replay    skipped: a run with injected faults does not replay on the model (the model has no "
+        + "injected faults; its trace stops matching at the first one)%n");
+  }
+
+  /** Jobs that got no result: 0 unless the engine lost one. */
+  static long lost(RunReport r, int jobs) {
+    Set<Integer> ids = new HashSet<>();
+    r.results().forEach(x -> ids.add(x.job().id()));
+    return jobs - ids.size();
+  }
+
+  /**
+   * The summary lines after the run: faults injected per kind, retries, outcomes (real and injected failures apart),
+   * jobs lost, contexts recreated, and what was held at shutdown.
+   */
+  static void print(PrintWriter out, RunReport r, Faults faults, FaultyDevice device, int jobs, String unit) {
+    if (faults.none() && r.retried().isEmpty()) {
+      return;
+    }
+    List<String> kinds = new ArrayList<>();
+    for (FaultKind k : FaultKind.values()) {
+      kinds.add(k.specName() + " " + faults.injected(k));
+    }
+    out.printf(Locale.ROOT, "injected  %s: %d faults injected in all%n", String.join(", ", kinds), faults.injectedTotal());
+    long retriedInjected = r.retried().stream().filter(JobResult.Faulted.class::isInstance).count();
+    long retriedReal = r.retried().stream().filter(JobResult.Failed.class::isInstance).count();
+    Set<Integer> retriedJobs = new HashSet<>();
+    r.retried().forEach(x -> retriedJobs.add(x.job().id()));
+    long completedAfterRetry = r.results().stream().filter(x -> x instanceof JobResult.Completed && retriedJobs.contains(x.job().id())).count();
+    out.printf(Locale.ROOT, "retries   %d retries in all: %d after an injected fault, %d after a real failure; %d %ss retried%n",
+        r.retried().size(), retriedInjected, retriedReal, retriedJobs.size(), unit);
+    out.printf(Locale.ROOT, "outcome   %d %ss: %d completed (%d of them after retries), %d failed real (the design's), "
+            + "%d failed injected after retries, %d aborted, %d lost%n", jobs, unit, r.completed(), completedAfterRetry, r.failed(),
+        r.faulted(), r.aborted(), lost(r, jobs));
+    out.printf(Locale.ROOT, "contexts  %d device contexts recreated after a poison%n", device == null ? 0 : device.reopens());
+    out.printf(Locale.ROOT, "shutdown  %s%n", r.leftover() == 0 && r.heldAtShutdown().isEmpty() && r.memory().live() == 0
+        ? "clean: nothing live on the device, no lock or permit held"
+        : "NOT clean: " + r.leftover() + " buffers live, " + r.memory().live() + " live bytes; held: " + r.heldAtShutdown());
+  }
+}

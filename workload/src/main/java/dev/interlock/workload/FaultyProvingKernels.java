@@ -1,0 +1,106 @@
+package dev.interlock.workload;
+
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
+import dev.interlock.impl.fault.Faults;
+import dev.interlock.impl.fault.FaultyDevice;
+import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2Bases;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.function.Supplier;
+
+/**
+ * {@link ProvingKernels} with injected faults: the kernels of the wrapped ones, launched through a {@link FaultyDevice}
+ * over their device, so an NTT, ntt_h, MSM or G2 MSM gets the kernel, stall and poison faults a design kernel gets, and a copy
+ * to or from a poisoned device fails.
+ *
+ * <p>Why a wrapper of the kernels, not only of the device: the proving kernels launch on their own device (CudaDevice
+ * is both), with that device's buffers; this translates the engine's handles and, after a poison, opens new kernels
+ * (for CUDA: a new context) together with their device.
+ */
+public final class FaultyProvingKernels implements ProvingKernels {
+  private final FaultyDevice device;
+  private volatile ProvingKernels kernels;
+
+  /**
+   * @param open   opens the kernels with their device, at first and after each poison
+   * @param faults what to inject
+   */
+  public FaultyProvingKernels(Supplier<? extends ProvingKernels> open, Faults faults) {
+    Objects.requireNonNull(open, "open");
+    this.device = new FaultyDevice(() -> {
+      ProvingKernels k = Objects.requireNonNull(open.get(), "the opened kernels");
+      kernels = k;
+      return k.device();
+    }, faults);
+  }
+
+  /** The faulty device the engine runs on. */
+  @Override
+  public FaultyDevice device() {
+    return device;
+  }
+
+  /** The kernels now wrapped (new ones after each reopen). */
+  public ProvingKernels current() {
+    return kernels;
+  }
+
+  @Override
+  public void writeScalars(DeviceBuffer dst, int at, long[] src) {
+    kernels.writeScalars(device.resolve(dst, "write scalars to " + dst.name()), at, src);
+  }
+
+  @Override
+  public long[] readScalars(DeviceBuffer src, int at, int count) {
+    return kernels.readScalars(device.resolve(src, "read scalars from " + src.name()), at, count);
+  }
+
+  @Override
+  public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
+    kernels.writeBases(device.resolve(dst, "write bases to " + dst.name()), at, bases);
+  }
+
+  @Override
+  public void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases) {
+    kernels.writeG2Bases(device.resolve(dst, "write G2 bases to " + dst.name()), at, bases);
+  }
+
+  @Override
+  public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
+    return device.launchWith("ntt", () -> kernels.ntt(owner, device.resolve(data, "ntt"), at, logN, kind));
+  }
+
+  @Override
+  public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
+    return device.launchWith("ntt_h", () -> kernels.quotient(owner, device.resolve(abc, "ntt_h"), at, logN, device.resolve(h, "ntt_h")));
+  }
+
+  @Override
+  public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    MsmRun[] inner = new MsmRun[1];
+    KernelRun run = device.launchWith("msm", () -> inner[0] = kernels.msm(owner, device.resolve(bases, "msm"), basesAt,
+        device.resolve(scalars, "msm"), scalarsAt));
+    return MsmRun.of(run, () -> inner[0].result());
+  }
+
+  @Override
+  public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    G2MsmRun[] inner = new G2MsmRun[1];
+    KernelRun run = device.launchWith("g2_msm", () -> inner[0] = kernels.g2Msm(owner, device.resolve(bases, "g2_msm"), basesAt,
+        device.resolve(scalars, "g2_msm"), scalarsAt));
+    return G2MsmRun.of(run, () -> inner[0].result());
+  }
+
+  @Override
+  public G1FixedBase fixedBase() {
+    return kernels.fixedBase();
+  }
+
+  @Override
+  public OptionalDouble kernelSeconds() {
+    return kernels.kernelSeconds();
+  }
+}
