@@ -97,6 +97,16 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 exec "$here/jre/bin/java" -Xmx48g ${BENCH_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.GpuBench "$@"
 RUN
+cat > "$dest/run-g2-bench.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs the G2 MSM benchmark, GPU against blst's CPU Pippenger on the host's cores; arguments go to G2Bench
+# (--from --to --cpu-to --reps --cpu-reps --seed).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+. "$here/jre-ready.sh"
+cd "$here/.."
+exec "$here/jre/bin/java" -Xmx48g ${BENCH_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.G2Bench "$@"
+RUN
 cat > "$dest/interlock" <<'RUN'
 #!/usr/bin/env bash
 # The interlock command line (as ./interlock), e.g. interlock prove --device gpu ...; JVM options in INTERLOCK_JAVA_OPTS
@@ -104,5 +114,5 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/jre-ready.sh"
 exec "$here/jre/bin/java" -Xmx48g ${INTERLOCK_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v -e console-standalone -e '\-tests.jar' | tr '\n' ':')" dev.interlock.cli.Main "$@"
 RUN
-chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/interlock"
+chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/run-g2-bench.sh" "$dest/interlock"
 du -sh "$dest" "$dest/lib" "$dest/jre"

@@ -8,7 +8,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="$here/../resources/dev/interlock/gpu/cuda"
-sources=(touch.cu field.cuh g1.cuh kernels.cu)
+sources=(touch.cu field.cuh curve.cuh g1.cuh g2.cuh kernels.cu)
 hash=$(cd "$here" && cat "${sources[@]}" | sha256sum | cut -c1-64)
 if [ "${1:-}" = "--if-stale" ]; then
   if [ "$(cat "$out/kernels.sources.sha256" 2>/dev/null)" = "$hash" ]; then

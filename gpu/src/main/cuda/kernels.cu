@@ -1,8 +1,9 @@
-// The proving kernels behind CudaDevice: BLS12-381 NTTs over Fr, G1 multi-scalar multiplication
+// The proving kernels behind CudaDevice: BLS12-381 NTTs over Fr, G1 and G2 multi-scalar multiplication
 // (Pippenger with signed digits and buckets sorted by counting sort) and a batch fixed-base
 // multiplication for setup. Compiled to PTX for sm_90 (see gpu/pom.xml) and loaded by Kernels.java;
 // every launch parameter and buffer layout is documented there.
 #include "g1.cuh"
+#include "g2.cuh"
 
 // ------------------------------------------------------------------------------------------------ NTT
 
@@ -213,8 +214,9 @@ extern "C" __global__ void scan_add(uint32_t* data, uint32_t len, const uint32_t
 }
 
 /** A bucket's run of chunk t: its whole sum into the bucket, or a partial sum into the chunk's first or last slot. */
-HD void flush_run(uint32_t k, const G1Xyzz& acc, bool cut_before, bool cut_after, uint32_t t, G1Xyzz* buckets,
-                  G1Xyzz* slot_vals) {
+template <class P>
+HD void flush_run(uint32_t k, const P& acc, bool cut_before, bool cut_after, uint32_t t, P* buckets,
+                  P* slot_vals) {
   if (!cut_before && !cut_after) {
     buckets[k] = acc;
   } else if (cut_before) {
@@ -232,14 +234,15 @@ HD void flush_run(uint32_t k, const G1Xyzz& acc, bool cut_before, bool cut_after
  * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
  * the key `keys` (past every bucket). Entry points below n are bases, the others table[index - n].
  */
-HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries,
-                          const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
-                          uint32_t* slot_keys, G1Xyzz* slot_vals) {
+template <class P>
+HD void msm_accumulate_at(uint32_t t, const typename P::Aff* bases, uint32_t n, const typename P::Aff* table, const uint32_t* entries,
+                          const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, P* buckets,
+                          uint32_t* slot_keys, P* slot_vals) {
   if (t >= threads) return;
   uint32_t total = offs[keys];
   uint32_t start = t * len;
-  slot_vals[2 * t] = G1Xyzz::identity();
-  slot_vals[2 * t + 1] = G1Xyzz::identity();
+  slot_vals[2 * t] = P::identity();
+  slot_vals[2 * t + 1] = P::identity();
   if (start >= total) {
     slot_keys[2 * t] = keys;
     slot_keys[2 * t + 1] = keys;
@@ -255,18 +258,18 @@ HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G
   slot_keys[2 * t] = k;
   // one addition per entry in lockstep across the warp (all chunks are equally long); a run's end only flushes
   uint32_t run_end = offs[k + 1];
-  G1Xyzz acc = G1Xyzz::identity();
+  P acc = P::identity();
   for (uint32_t e = start; e < end; e++) {
     if (e == run_end) {
       flush_run(k, acc, offs[k] < start, false, t, buckets, slot_vals);
-      acc = G1Xyzz::identity();
+      acc = P::identity();
       do k++; while (offs[k + 1] <= e);  // skip empty buckets
       run_end = offs[k + 1];
     }
     uint32_t entry = entries[e];
     uint32_t index = entry & 0x7fffffffu;
-    G1Affine p = index < n ? bases[index] : table[index - n];
-    if (entry >> 31) p.y = Fp::neg(p.y);
+    typename P::Aff p = index < n ? bases[index] : table[index - n];
+    if (entry >> 31) p.y = P::Field::neg(p.y);
 #ifdef MSM_CALL_MADD
     acc.add(p);
 #else
@@ -277,32 +280,20 @@ HD void msm_accumulate_at(uint32_t t, const G1Affine* bases, uint32_t n, const G
   slot_keys[2 * t + 1] = k;
 }
 
-// at most 128 registers (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md, run 7);
-// MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=3: 168 registers; 5: 102)
-#ifndef MSM_ACCUMULATE_BLOCKS
-#define MSM_ACCUMULATE_BLOCKS 4
-#endif
-extern "C" __global__ void __launch_bounds__(128, MSM_ACCUMULATE_BLOCKS) msm_accumulate(const G1Affine* bases, uint32_t n, const G1Affine* table,
-                                                                    const uint32_t* entries, const uint32_t* offs, uint32_t keys,
-                                                                    uint32_t len, uint32_t threads, G1Xyzz* buckets,
-                                                                    uint32_t* slot_keys, G1Xyzz* slot_vals) {
-  msm_accumulate_at(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len, threads, buckets,
-                    slot_keys, slot_vals);
-}
-
 /**
  * Adds partial bucket sums: slots (keys sorted, `keys` meaning none) in chunks of len, as msm_accumulate does with
  * entries: a key's run wholly inside the chunk (no neighbour slot outside it has the key) is added to its bucket;
  * runs cut by the chunk's ends go to out slots 2t and 2t+1. One launch with a single chunk finishes the job.
  */
-HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
-                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys, G1Xyzz* out_vals) {
+template <class P>
+HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const P* in_vals, uint32_t count, uint32_t len,
+                       uint32_t keys, uint32_t threads, P* buckets, uint32_t* out_keys, P* out_vals) {
   if (t >= threads) return;
   uint32_t start = t * len;
   uint32_t end = min_u32(start + len, count);
   if (out_keys != nullptr) {
-    out_vals[2 * t] = G1Xyzz::identity();
-    out_vals[2 * t + 1] = G1Xyzz::identity();
+    out_vals[2 * t] = P::identity();
+    out_vals[2 * t + 1] = P::identity();
     uint32_t first = start < count ? in_keys[start] : keys;
     out_keys[2 * t] = first;
     out_keys[2 * t + 1] = start < count ? in_keys[end - 1] : keys;
@@ -310,7 +301,7 @@ HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const G1Xyzz* in_val
   uint32_t e = start;
   while (e < end) {
     uint32_t k = in_keys[e];
-    G1Xyzz acc = G1Xyzz::identity();
+    P acc = P::identity();
     uint32_t run_start = e;
     for (; e < end && in_keys[e] == k; e++) acc.add(in_vals[e]);
     if (k >= keys) continue;
@@ -326,26 +317,20 @@ HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const G1Xyzz* in_val
   }
 }
 
-extern "C" __global__ void msm_combine(const uint32_t* in_keys, const G1Xyzz* in_vals, uint32_t count, uint32_t len,
-                                       uint32_t keys, uint32_t threads, G1Xyzz* buckets, uint32_t* out_keys,
-                                       G1Xyzz* out_vals) {
-  msm_combine_at(blockIdx.x * blockDim.x + threadIdx.x, in_keys, in_vals, count, len, keys, threads, buckets, out_keys,
-                 out_vals);
-}
-
 /**
  * Bucket reduction, part one: segment j of set s (thread s·segments + j) covers buckets [j·len, (j+1)·len) and
  * computes sum over its buckets of (b+1)·bucket[b]: a running sum from the top gives sum of (b - lo + 1)·bucket[b],
  * plus lo·(segment sum). Many short segments keep the serial chain short (len + ~2·log2(lo) additions).
  */
-HD void msm_reduce_segments_at(uint32_t t, const G1Xyzz* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
-                               uint32_t sets, G1Xyzz* out) {
+template <class P>
+HD void msm_reduce_segments_at(uint32_t t, const P* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
+                               uint32_t sets, P* out) {
   if (t >= sets * segments) return;
   uint32_t w = t / segments;
   uint32_t lo = (t % segments) * len;
-  const G1Xyzz* b = buckets + (size_t)w * per_set;
-  G1Xyzz running = G1Xyzz::identity();
-  G1Xyzz acc = G1Xyzz::identity();
+  const P* b = buckets + (size_t)w * per_set;
+  P running = P::identity();
+  P acc = P::identity();
   for (uint32_t k = lo + len; k-- > lo;) {
     running.add(b[k]);
     acc.add(running);
@@ -354,38 +339,34 @@ HD void msm_reduce_segments_at(uint32_t t, const G1Xyzz* buckets, uint32_t per_s
   out[t] = acc;
 }
 
-extern "C" __global__ void msm_reduce_segments(const G1Xyzz* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
-                                               uint32_t sets, G1Xyzz* out) {
-  msm_reduce_segments_at(blockIdx.x * blockDim.x + threadIdx.x, buckets, per_set, segments, len, sets, out);
-}
-
 /** Sums of groups: out[s·m' + q] = sum of in[s·m + q·group + i] for i < group (within m), m' = ceil(m / group). */
-HD void msm_sum_groups_at(uint32_t t, const G1Xyzz* in, uint32_t m, uint32_t group, uint32_t sets, G1Xyzz* out) {
+template <class P>
+HD void msm_sum_groups_at(uint32_t t, const P* in, uint32_t m, uint32_t group, uint32_t sets, P* out) {
   uint32_t per = (m + group - 1) / group;
   if (t >= sets * per) return;
   uint32_t s = t / per;
   uint32_t from = (t % per) * group;
   uint32_t to = min_u32(from + group, m);
-  G1Xyzz acc = G1Xyzz::identity();
+  P acc = P::identity();
   for (uint32_t i = from; i < to; i++) acc.add(in[(size_t)s * m + i]);
   out[t] = acc;
 }
 
-extern "C" __global__ void msm_sum_groups(const G1Xyzz* in, uint32_t m, uint32_t group, uint32_t sets, G1Xyzz* out) {
-  msm_sum_groups_at(blockIdx.x * blockDim.x + threadIdx.x, in, m, group, sets, out);
-}
+/** Bytes of shared memory msm_reduce_windows uses: one XYZZ point per thread (256 of G1, 128 of G2). */
+#define MSM_WINDOW_SHARED 49152
 
 /**
- * Bucket reduction, last part: one block per set (blockDim a power of two up to 256) adds the set's m partial sums
- * (thread j those at j, j + blockDim, ..., then a tree in shared memory) and writes the set's sum as Jacobian x, y, z
- * (blst_p1 layout).
+ * Bucket reduction, last part: one block per set (blockDim a power of two up to MSM_WINDOW_SHARED / sizeof(P)) adds the
+ * set's m partial sums (thread j those at j, j + blockDim, ..., then a tree in shared memory) and writes the set's sum
+ * as Jacobian x, y, z (blst_p1 or blst_p2 layout).
  */
-extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t m, Fp* out) {
-  __shared__ G1Xyzz sh[256];
+template <class P>
+__device__ void msm_reduce_windows_block(const P* segs, uint32_t m, typename P::Field* out) {
+  __shared__ P sh[MSM_WINDOW_SHARED / sizeof(P)];
   uint32_t w = blockIdx.x;
   uint32_t j = threadIdx.x;
-  const G1Xyzz* s = segs + (size_t)w * m;
-  G1Xyzz acc = G1Xyzz::identity();
+  const P* s = segs + (size_t)w * m;
+  P acc = P::identity();
   for (uint32_t k = j; k < m; k += blockDim.x) acc.add(s[k]);
   sh[j] = acc;
   __syncthreads();
@@ -406,40 +387,85 @@ extern "C" __global__ void msm_reduce_windows(const G1Xyzz* segs, uint32_t m, Fp
  * 1 <= j < copies. Each thread doubles its point shift times per copy in XYZZ and converts its copies to affine
  * MSM_TABLE_BATCH at a time, with one inversion per batch (Montgomery's trick).
  */
-HD void msm_table_at(uint32_t i, const G1Affine* bases, uint32_t n, uint32_t shift, uint32_t copies, G1Affine* table) {
+template <class P>
+HD void msm_table_at(uint32_t i, const typename P::Aff* bases, uint32_t n, uint32_t shift, uint32_t copies, typename P::Aff* table) {
+  typedef typename P::Field F;
   if (i >= n) return;
-  G1Xyzz acc = G1Xyzz::of(bases[i]);
+  P acc = P::of(bases[i]);
   for (uint32_t first = 1; first < copies; first += MSM_TABLE_BATCH) {
     uint32_t count = min_u32(MSM_TABLE_BATCH, copies - first);
-    G1Xyzz pts[MSM_TABLE_BATCH];
-    Fp prefix[MSM_TABLE_BATCH];
-    Fp run = Fp::one();
+    P pts[MSM_TABLE_BATCH];
+    F prefix[MSM_TABLE_BATCH];
+    F run = F::one();
     for (uint32_t b = 0; b < count; b++) {
       for (uint32_t s = 0; s < shift; s++) acc.dbl();
       pts[b] = acc;
-      if (!acc.is_identity()) run = Fp::mul(run, Fp::mul(acc.ZZ, acc.ZZZ));
+      if (!acc.is_identity()) run = F::mul(run, F::mul(acc.ZZ, acc.ZZZ));
       prefix[b] = run;
     }
-    Fp inv = Fp::inverse(run);  // 1 / (product of the batch's ZZ·ZZZ up to b)
+    F inv = F::inverse(run);  // 1 / (product of the batch's ZZ·ZZZ up to b)
     for (uint32_t b = count; b-- > 0;) {
-      const G1Xyzz& p = pts[b];
-      G1Affine r;
+      const P& p = pts[b];
+      typename P::Aff r;
       if (p.is_identity()) {
-        r.x = Fp::zero();
-        r.y = Fp::zero();
+        r.x = F::zero();
+        r.y = F::zero();
       } else {
-        Fp d_inv = b > 0 ? Fp::mul(inv, prefix[b - 1]) : inv;  // 1 / (ZZ·ZZZ) of this copy
-        inv = Fp::mul(inv, Fp::mul(p.ZZ, p.ZZZ));
-        r.x = Fp::reduce(Fp::mul(p.X, Fp::mul(d_inv, p.ZZZ)));
-        r.y = Fp::reduce(Fp::mul(p.Y, Fp::mul(d_inv, p.ZZ)));
+        F d_inv = b > 0 ? F::mul(inv, prefix[b - 1]) : inv;  // 1 / (ZZ·ZZZ) of this copy
+        inv = F::mul(inv, F::mul(p.ZZ, p.ZZZ));
+        r.x = F::reduce(F::mul(p.X, F::mul(d_inv, p.ZZZ)));
+        r.y = F::reduce(F::mul(p.Y, F::mul(d_inv, p.ZZ)));
       }
       table[(size_t)(first + b - 1) * n + i] = r;
     }
   }
 }
 
+
+// at most 128 registers for G1 (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md,
+// run 7); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=3: 168 registers; 5: 102).
+// G2's addition holds twice the state: 2 blocks (up to 255 registers; it takes them all and spills a little).
+#ifndef MSM_ACCUMULATE_BLOCKS
+#define MSM_ACCUMULATE_BLOCKS 4
+#endif
+#ifndef MSM_ACCUMULATE_BLOCKS_G2
+#define MSM_ACCUMULATE_BLOCKS_G2 2
+#endif
+
+/**
+ * The MSM kernels of one group, named with a suffix (none for G1, _g2 for G2): thin entry points over the per-thread
+ * templates above, so that both groups run one implementation. Kernels.java documents their parameters.
+ */
+#define MSM_GROUP_KERNELS(SUFFIX, P, BLOCKS)                                                                              \
+  extern "C" __global__ void __launch_bounds__(128, BLOCKS)                                                             \
+      msm_accumulate##SUFFIX(const P::Aff* bases, uint32_t n, const P::Aff* table, const uint32_t* entries,             \
+                             const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, P* buckets,           \
+                             uint32_t* slot_keys, P* slot_vals) {                                                       \
+    msm_accumulate_at<P>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len, threads,      \
+                         buckets, slot_keys, slot_vals);                                                                \
+  }                                                                                                                     \
+  extern "C" __global__ void msm_combine##SUFFIX(const uint32_t* in_keys, const P* in_vals, uint32_t count,             \
+                                                 uint32_t len, uint32_t keys, uint32_t threads, P* buckets,            \
+                                                 uint32_t* out_keys, P* out_vals) {                                    \
+    msm_combine_at<P>(blockIdx.x * blockDim.x + threadIdx.x, in_keys, in_vals, count, len, keys, threads, buckets,      \
+                      out_keys, out_vals);                                                                              \
+  }                                                                                                                     \
+  extern "C" __global__ void msm_reduce_segments##SUFFIX(const P* buckets, uint32_t per_set, uint32_t segments,         \
+                                                         uint32_t len, uint32_t sets, P* out) {                        \
+    msm_reduce_segments_at<P>(blockIdx.x * blockDim.x + threadIdx.x, buckets, per_set, segments, len, sets, out);       \
+  }                                                                                                                     \
+  extern "C" __global__ void msm_sum_groups##SUFFIX(const P* in, uint32_t m, uint32_t group, uint32_t sets, P* out) {  \
+    msm_sum_groups_at<P>(blockIdx.x * blockDim.x + threadIdx.x, in, m, group, sets, out);                              \
+  }                                                                                                                     \
+  extern "C" __global__ void msm_reduce_windows##SUFFIX(const P* segs, uint32_t m, P::Field* out) {                    \
+    msm_reduce_windows_block<P>(segs, m, out);                                                                          \
+  }
+
+MSM_GROUP_KERNELS(, G1Xyzz, MSM_ACCUMULATE_BLOCKS)
+MSM_GROUP_KERNELS(_g2, G2Xyzz, MSM_ACCUMULATE_BLOCKS_G2)
+
 extern "C" __global__ void msm_table(const G1Affine* bases, uint32_t n, uint32_t shift, uint32_t copies, G1Affine* table) {
-  msm_table_at(blockIdx.x * blockDim.x + threadIdx.x, bases, n, shift, copies, table);
+  msm_table_at<G1Xyzz>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, shift, copies, table);
 }
 
 // ------------------------------------------------------------------------------------------------ setup

@@ -1,8 +1,10 @@
 // Runs the MSM kernels' per-thread code (kernels.cu's *_at functions) on the CPU, thread after thread, in the order
-// Kernels.msm launches them, and compares each result with a plain double-and-add sum of k_i·P_i: plans without a
+// Kernels.msm launches them, for G1 and for G2, and compares each result with a plain double-and-add sum of k_i·P_i
+// (and, for G2, checks the Fp2 arithmetic itself: (r - 1)·G = -G, results on the twist): plans without a
 // table and with precomputed copies, odd sizes, edge scalars (0, 1, r - 1), an identity base, a doubled point, and
 // skewed scalars (all 1, 0/1). No GPU needed:
-//   nvcc -x cu -O2 -o /tmp/msm_host_check gpu/src/test/cuda/msm_host_check.cu && /tmp/msm_host_check [seed]
+//   nvcc -x cu -O2 -o /tmp/msm_host_check gpu/src/test/cuda/msm_host_check.cu && /tmp/msm_host_check [seed [slow]]
+// (MSM_GROUPS=g1 or g2 runs one group only).
 // It checks the kernels' logic (digits, table, sort, chunks, combining rounds, reduction), not the device's
 // concurrency: KernelsGpuIT runs the same kernels on a GPU against the CPU prover.
 #include <stdio.h>
@@ -16,6 +18,14 @@ static const uint32_t GX[12] = {0xfd530c16u, 0x5cb38790u, 0x9976fff5u, 0x7817fc6
                                 0xf3d0e747u, 0xf0ae6acdu, 0x21dbf440u, 0xedce6eccu, 0x9e0bfb75u, 0x12017741u};
 static const uint32_t GY[12] = {0x0ce72271u, 0xbaac93d5u, 0x7918fd8eu, 0x8c22631au, 0x570725ceu, 0xdd595f13u,
                                 0x50405194u, 0x51ac5829u, 0xad0059c0u, 0x0e1c8c3fu, 0x5008a26au, 0x0bbc3efcu};
+static const uint32_t G2X0[12] = {0x02940a10u, 0xf5f28fa2u, 0x87b4961au, 0xb3f5fb26u, 0x3e2ae580u, 0xa1a893b5u,
+                                  0x1a3caee9u, 0x9894999du, 0x1863366bu, 0x6f67b763u, 0x4350bcd7u, 0x05819192u};
+static const uint32_t G2X1[12] = {0x9e23f606u, 0xa5a9c075u, 0xbccd60c3u, 0xaaa0c59du, 0xe2867806u, 0x3bb17e18u,
+                                  0x8541b367u, 0x1b1ab6ccu, 0xf2158547u, 0xc2b6ed0eu, 0x7360edf3u, 0x11922a09u};
+static const uint32_t G2Y0[12] = {0x60494c4au, 0x4c730af8u, 0x5e369c5au, 0x597cfa1fu, 0xaa0a635au, 0xe7e6856cu,
+                                  0x6e0d495fu, 0xbbefb5e9u, 0xf0ef25a2u, 0x07d3a975u, 0x7e80dae5u, 0x0083fd8eu};
+static const uint32_t G2Y1[12] = {0xdf64b05du, 0xadc0fc92u, 0x2b1461dcu, 0x18aa270au, 0x3be4eba0u, 0x86adac6au,
+                                  0xc93da33au, 0x79495c4eu, 0xa43ccaedu, 0xe7175850u, 0x63de1bf2u, 0x0b2bc2a1u};
 static const uint32_t R_MINUS_1[8] = {0x00000003u, 0xfffffffdu, 0xfffb13fcu, 0xfb38ec08u,
                                       0x1ce5880fu, 0x99ad8818u, 0x7cd877d8u, 0x5bc8f5f9u};  // Montgomery form
 
@@ -39,29 +49,33 @@ struct Plan {
   }
 };
 
-static G1Affine affine(const G1Xyzz& p) {
-  G1Affine r;
+template <class P>
+static typename P::Aff affine(const P& p) {
+  typedef typename P::Field F;
+  typename P::Aff r;
   if (p.is_identity()) {
-    r.x = Fp::zero();
-    r.y = Fp::zero();
+    r.x = F::zero();
+    r.y = F::zero();
     return r;
   }
-  Fp zzi = Fp::inverse(p.ZZ), zzzi = Fp::inverse(p.ZZZ);
-  r.x = Fp::reduce(Fp::mul(p.X, zzi));
-  r.y = Fp::reduce(Fp::mul(p.Y, zzzi));
+  F zzi = F::inverse(p.ZZ), zzzi = F::inverse(p.ZZZ);
+  r.x = F::reduce(F::mul(p.X, zzi));
+  r.y = F::reduce(F::mul(p.Y, zzzi));
   return r;
 }
 
-static bool same(const G1Xyzz& a, const G1Xyzz& b) {
-  G1Affine x = affine(a), y = affine(b);
+template <class P>
+static bool same(const P& a, const P& b) {
+  typename P::Aff x = affine(a), y = affine(b);
   return memcmp(&x, &y, sizeof x) == 0;
 }
 
 /** The MSM as the device computes it, every kernel's threads run one after another. */
-static G1Xyzz emulated(const std::vector<G1Affine>& bases, const std::vector<Fr>& scalars, const Plan& p) {
+template <class P>
+static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, const Plan& p) {
   uint32_t n = p.n;
-  std::vector<G1Affine> table((size_t)(p.copies - 1) * n + 1);
-  for (uint32_t i = 0; i < n; i++) msm_table_at(i, bases.data(), n, p.c * p.sets, p.copies, table.data());
+  std::vector<typename P::Aff> table((size_t)(p.copies - 1) * n + 1);
+  for (uint32_t i = 0; i < n; i++) msm_table_at<P>(i, bases.data(), n, p.c * p.sets, p.copies, table.data());
   std::vector<uint32_t> offs(p.keys + 1, 0);
   for (uint32_t i = 0; i < n; i++) msm_count_at(i, scalars.data(), n, p.c, p.windows, p.sets, offs.data());
   uint32_t sum = 0;
@@ -74,39 +88,39 @@ static G1Xyzz emulated(const std::vector<G1Affine>& bases, const std::vector<Fr>
   std::vector<uint32_t> entries((size_t)p.windows * n + 1);
   for (uint32_t i = 0; i < n; i++)
     msm_scatter_at(i, scalars.data(), n, p.c, p.windows, p.sets, cursor.data(), entries.data());
-  std::vector<G1Xyzz> buckets(p.keys, G1Xyzz::identity());
+  std::vector<P> buckets(p.keys, P::identity());
   std::vector<uint32_t> keysA(2 * p.threads), keysB(2 * p.threads);
-  std::vector<G1Xyzz> valsA(2 * p.threads), valsB(2 * p.threads);
+  std::vector<P> valsA(2 * p.threads), valsB(2 * p.threads);
   for (uint32_t t = 0; t < p.threads; t++)
-    msm_accumulate_at(t, bases.data(), n, table.data(), entries.data(), offs.data(), p.keys, p.chunk, p.threads,
+    msm_accumulate_at<P>(t, bases.data(), n, table.data(), entries.data(), offs.data(), p.keys, p.chunk, p.threads,
                       buckets.data(), keysA.data(), valsA.data());
   uint32_t* ink = keysA.data();
-  G1Xyzz* inv = valsA.data();
+  P* inv = valsA.data();
   uint32_t* outk = keysB.data();
-  G1Xyzz* outv = valsB.data();
+  P* outv = valsB.data();
   uint32_t count = 2 * p.threads;
   const uint32_t combine = 8;  // MsmPlan.COMBINE
   while (count > combine) {
     uint32_t threads = (count + combine - 1) / combine;
     for (uint32_t t = 0; t < threads; t++)
-      msm_combine_at(t, ink, inv, count, combine, p.keys, threads, buckets.data(), outk, outv);
+      msm_combine_at<P>(t, ink, inv, count, combine, p.keys, threads, buckets.data(), outk, outv);
     count = 2 * threads;
     std::swap(ink, outk);
     std::swap(inv, outv);
   }
-  msm_combine_at(0, ink, inv, count, count, p.keys, 1, buckets.data(), nullptr, nullptr);
-  std::vector<G1Xyzz> segs((size_t)p.sets * p.segments);
+  msm_combine_at<P>(0, ink, inv, count, count, p.keys, 1, buckets.data(), nullptr, nullptr);
+  std::vector<P> segs((size_t)p.sets * p.segments);
   for (uint32_t t = 0; t < p.sets * p.segments; t++)
-    msm_reduce_segments_at(t, buckets.data(), p.buckets, p.segments, p.buckets / p.segments, p.sets, segs.data());
+    msm_reduce_segments_at<P>(t, buckets.data(), p.buckets, p.segments, p.buckets / p.segments, p.sets, segs.data());
   uint32_t m = p.segments;
   while (m > 256) {
     uint32_t per = (m + 15) / 16;
-    std::vector<G1Xyzz> out((size_t)p.sets * per);
-    for (uint32_t t = 0; t < p.sets * per; t++) msm_sum_groups_at(t, segs.data(), m, 16, p.sets, out.data());
+    std::vector<P> out((size_t)p.sets * per);
+    for (uint32_t t = 0; t < p.sets * per; t++) msm_sum_groups_at<P>(t, segs.data(), m, 16, p.sets, out.data());
     segs.swap(out);
     m = per;
   }
-  G1Xyzz acc = G1Xyzz::identity();
+  P acc = P::identity();
   for (int s = (int)p.sets - 1; s >= 0; s--) {  // msm_reduce_windows per set, then Kernels.msmResult
     for (uint32_t k = 0; k < p.c; k++) acc.dbl();
     for (uint32_t k = 0; k < m; k++) acc.add(segs[(size_t)s * m + k]);
@@ -115,11 +129,12 @@ static G1Xyzz emulated(const std::vector<G1Affine>& bases, const std::vector<Fr>
 }
 
 /** sum of k_i·P_i by double-and-add over the canonical scalars. */
-static G1Xyzz reference(const std::vector<G1Affine>& bases, const std::vector<Fr>& scalars) {
-  G1Xyzz total = G1Xyzz::identity();
+template <class P>
+static P reference(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars) {
+  P total = P::identity();
   for (size_t i = 0; i < bases.size(); i++) {
     Fr k = Fr::from_mont(scalars[i]);
-    G1Xyzz acc = G1Xyzz::identity();
+    P acc = P::identity();
     for (int bit = 254; bit >= 0; bit--) {
       acc.dbl();
       if ((k.v[bit >> 5] >> (bit & 31)) & 1) acc.add(bases[i]);
@@ -130,14 +145,31 @@ static G1Xyzz reference(const std::vector<G1Affine>& bases, const std::vector<Fr
 }
 
 static std::mt19937_64 rng;
+static int failures = 0;
 
-static std::vector<G1Affine> random_bases(uint32_t n) {
+/** The group's generator (affine, Montgomery). */
+static G1Affine generator(G1Xyzz*) {
   G1Affine g;
   memcpy(g.x.v, GX, sizeof GX);
   memcpy(g.y.v, GY, sizeof GY);
-  std::vector<G1Affine> b(n);
-  G1Xyzz step = G1Xyzz::of(g).times((uint32_t)rng() | 1u);
-  G1Xyzz p = G1Xyzz::of(g).times((uint32_t)rng());
+  return g;
+}
+
+static G2Affine generator(G2Xyzz*) {
+  G2Affine g;
+  memcpy(g.x.c0.v, G2X0, sizeof G2X0);
+  memcpy(g.x.c1.v, G2X1, sizeof G2X1);
+  memcpy(g.y.c0.v, G2Y0, sizeof G2Y0);
+  memcpy(g.y.c1.v, G2Y1, sizeof G2Y1);
+  return g;
+}
+
+template <class P>
+static std::vector<typename P::Aff> random_bases(uint32_t n) {
+  typename P::Aff g = generator((P*)nullptr);
+  std::vector<typename P::Aff> b(n);
+  P step = P::of(g).times((uint32_t)rng() | 1u);
+  P p = P::of(g).times((uint32_t)rng());
   for (uint32_t i = 0; i < n; i++) {  // an arithmetic progression: distinct points, one addition each
     b[i] = affine(p);
     p.add(step);
@@ -154,15 +186,91 @@ static std::vector<Fr> random_scalars(uint32_t n) {
   return s;
 }
 
-static int failures = 0;
 
-static void check(const char* what, const std::vector<G1Affine>& bases, const std::vector<Fr>& scalars, uint32_t c,
-                  uint32_t copies, const G1Xyzz& want) {
+template <class P>
+static void check(const char* what, const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, uint32_t c,
+                  uint32_t copies, const P& want) {
   Plan p((uint32_t)bases.size(), c, copies);
-  bool ok = same(emulated(bases, scalars, p), want);
+  bool ok = same(emulated<P>(bases, scalars, p), want);
   failures += !ok;
   printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u chunk=%u\n", ok ? "ok " : "BAD", what, p.n, p.c,
          p.windows, p.copies, p.sets, p.chunk);
+}
+
+/** Every check of one group: edge scalars, odd sizes, tables, wide windows, skewed scalars. */
+template <class P>
+static void run_group(const Fr& one, const Fr& rm1, bool slow) {
+  typedef typename P::Field F;
+  for (uint32_t n : {1u, 2u, 3u, 7u, 100u, 1000u}) {
+    std::vector<typename P::Aff> bases = random_bases<P>(n);
+    std::vector<Fr> scalars = random_scalars(n);
+    for (uint32_t k = 0; k < (n < 12 ? n : 12); k++) {
+      uint32_t i = (uint32_t)(rng() % n);
+      if (k % 3 == 0) scalars[i] = Fr::zero();
+      else if (k % 3 == 1) scalars[i] = one;
+      else scalars[i] = rm1;
+    }
+    if (n > 5) bases[5].x = F::zero(), bases[5].y = F::zero();  // an identity base
+    P want = reference<P>(bases, scalars);
+    for (uint32_t c : {4u, 8u, 13u, 16u}) {
+      check<P>("random, edge scalars", bases, scalars, c, 1, want);
+      check<P>("random, table per window", bases, scalars, c, 64, want);
+      check<P>("random, 4 copies", bases, scalars, c, 4, want);
+    }
+  }
+  {  // wide windows and a larger size
+    uint32_t n = 4097;
+    std::vector<typename P::Aff> bases = random_bases<P>(n);
+    std::vector<Fr> scalars = random_scalars(n);
+    P want = reference<P>(bases, scalars);
+    check<P>("random", bases, scalars, 16, 1, want);
+    check<P>("random", bases, scalars, 18, 1, want);
+    check<P>("random, table per window", bases, scalars, 18, 64, want);
+    check<P>("random, 5 copies", bases, scalars, 18, 5, want);
+    if (slow) {  // slow on a CPU: millions of buckets
+      check<P>("random", bases, scalars, 20, 1, want);
+      check<P>("random, table per window", bases, scalars, 22, 64, want);
+    }
+  }
+  {  // skewed: every scalar 1 (one bucket holds every point), 0/1, the same point with the same digit
+    uint32_t n = 3000;
+    std::vector<typename P::Aff> bases = random_bases<P>(n);
+    std::vector<Fr> ones(n, one), bits(n);
+    for (auto& b : bits) b = (rng() & 1) ? one : Fr::zero();
+    P want = reference<P>(bases, ones), want_bits = reference<P>(bases, bits);
+    for (uint32_t copies : {1u, 64u}) {
+      check<P>("all scalars 1", bases, ones, 13, copies, want);
+      check<P>("0/1 scalars", bases, bits, 13, copies, want_bits);
+    }
+    std::vector<typename P::Aff> twice(3, bases[0]);
+    std::vector<Fr> same_scalar(3, rm1);
+    P want_twice = reference<P>(twice, same_scalar);
+    check<P>("one point thrice", twice, same_scalar, 8, 1, want_twice);
+    check<P>("one point thrice, table", twice, same_scalar, 8, 64, want_twice);
+  }
+}
+
+/** Fp2 and the G2 formulas on their own: (r - 1)·G = -G and (r - 1)·G + G = identity, random points on the twist. */
+static void check_g2_arithmetic(const Fr& rm1) {
+  G2Affine g = generator((G2Xyzz*)nullptr);
+  std::vector<G2Affine> one_base(1, g);
+  std::vector<Fr> k(1, rm1);
+  G2Xyzz minus = reference<G2Xyzz>(one_base, k);
+  G2Affine neg_g = g;
+  neg_g.y = Fp2::reduce(Fp2::neg(g.y));
+  bool ok = same(minus, G2Xyzz::of(neg_g));
+  minus.add(g);
+  ok = ok && minus.is_identity();
+  // y^2 = x^3 + 4(1 + u) for points made by additions and doublings
+  Fp four = Fp::add(Fp::dbl(Fp::one()), Fp::dbl(Fp::one()));
+  Fp2 b = Fp2::of(four, four);
+  for (const G2Affine& p : random_bases<G2Xyzz>(20)) {
+    Fp2 lhs = Fp2::reduce(Fp2::sqr(p.y));
+    Fp2 rhs = Fp2::reduce(Fp2::add(Fp2::mul(Fp2::sqr(p.x), p.x), b));
+    ok = ok && memcmp(&lhs, &rhs, sizeof lhs) == 0;
+  }
+  failures += !ok;
+  printf("%s G2 arithmetic: (r-1)G = -G, (r-1)G + G = 0, points on the twist\n", ok ? "ok " : "BAD");
 }
 
 int main(int argc, char** argv) {
@@ -172,52 +280,16 @@ int main(int argc, char** argv) {
   rng.seed(seed);
   Fr one, rm1;
   for (int i = 0; i < 8; i++) one.v[i] = FrParams::one(i), rm1.v[i] = R_MINUS_1[i];
-  for (uint32_t n : {1u, 2u, 3u, 7u, 100u, 1000u}) {
-    std::vector<G1Affine> bases = random_bases(n);
-    std::vector<Fr> scalars = random_scalars(n);
-    for (uint32_t k = 0; k < (n < 12 ? n : 12); k++) {
-      uint32_t i = (uint32_t)(rng() % n);
-      if (k % 3 == 0) scalars[i] = Fr::zero();
-      else if (k % 3 == 1) scalars[i] = one;
-      else scalars[i] = rm1;
-    }
-    if (n > 5) bases[5].x = Fp::zero(), bases[5].y = Fp::zero();  // an identity base
-    G1Xyzz want = reference(bases, scalars);
-    for (uint32_t c : {4u, 8u, 13u, 16u}) {
-      check("random, edge scalars", bases, scalars, c, 1, want);
-      check("random, table per window", bases, scalars, c, 64, want);
-      check("random, 4 copies", bases, scalars, c, 4, want);
-    }
+  bool slow = argc > 2;  // wide windows on a CPU: millions of buckets
+  const char* groups = getenv("MSM_GROUPS");  // "g1", "g2" or both (unset)
+  if (groups == nullptr || strstr(groups, "g1")) {
+    printf("-- G1\n");
+    run_group<G1Xyzz>(one, rm1, slow);
   }
-  {  // wide windows and a larger size
-    uint32_t n = 4097;
-    std::vector<G1Affine> bases = random_bases(n);
-    std::vector<Fr> scalars = random_scalars(n);
-    G1Xyzz want = reference(bases, scalars);
-    check("random", bases, scalars, 16, 1, want);
-    check("random", bases, scalars, 18, 1, want);
-    check("random, table per window", bases, scalars, 18, 64, want);
-    check("random, 5 copies", bases, scalars, 18, 5, want);
-    if (argc > 2) {  // slow on a CPU: millions of buckets
-      check("random", bases, scalars, 20, 1, want);
-      check("random, table per window", bases, scalars, 22, 64, want);
-    }
-  }
-  {  // skewed: every scalar 1 (one bucket holds every point), 0/1, the same point with the same digit
-    uint32_t n = 3000;
-    std::vector<G1Affine> bases = random_bases(n);
-    std::vector<Fr> ones(n, one), bits(n);
-    for (auto& b : bits) b = (rng() & 1) ? one : Fr::zero();
-    G1Xyzz want = reference(bases, ones), want_bits = reference(bases, bits);
-    for (uint32_t copies : {1u, 64u}) {
-      check("all scalars 1", bases, ones, 13, copies, want);
-      check("0/1 scalars", bases, bits, 13, copies, want_bits);
-    }
-    std::vector<G1Affine> twice(3, bases[0]);
-    std::vector<Fr> same_scalar(3, rm1);
-    G1Xyzz want_twice = reference(twice, same_scalar);
-    check("one point thrice", twice, same_scalar, 8, 1, want_twice);
-    check("one point thrice, table", twice, same_scalar, 8, 64, want_twice);
+  if (groups == nullptr || strstr(groups, "g2")) {
+    printf("-- G2\n");
+    check_g2_arithmetic(rm1);
+    run_group<G2Xyzz>(one, rm1, slow);
   }
   printf("%d failed\n", failures);
   return failures != 0;

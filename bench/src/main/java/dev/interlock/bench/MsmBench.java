@@ -29,26 +29,15 @@ public final class MsmBench {
   public static boolean run(int from, int to, int javaTo, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int maxN = 1 << to;
-    System.out.printf(
-        Locale.ROOT,
-        "MSM on the CPU: %s; %d cores, common pool parallelism %d, Java %s, seed %d%n",
-        Msm.implementation(),
-        Runtime.getRuntime().availableProcessors(),
-        ForkJoinPool.getCommonPoolParallelism(),
-        System.getProperty("java.version"),
-        seed);
-    long t0 = System.nanoTime();
-    G1Bases g1 = G1Bases.of(progression(G1.generator().mul(scalar(rnd)), G1.generator().mul(scalar(rnd)), maxN, G1::add));
-    G2Bases g2 = G2Bases.of(progression(G2.generator().mul(scalar(rnd)), G2.generator().mul(scalar(rnd)), maxN, G2::add));
-    System.out.printf(Locale.ROOT, "bases: 2^%d G1 + 2^%d G2 prepared in %.1f s%n", to, to, (System.nanoTime() - t0) / 1e9);
+    Bases bases = Bases.prepare("MSM on the CPU", to, rnd, seed);
     long[] scalars = scalarLimbs(rnd, maxN);
     System.out.println("times in ms, median of " + RUNS + " after 1 warm-up; 'java' = Java Pippenger over jblst");
     System.out.printf(Locale.ROOT, "%-7s %12s %12s %12s %12s %9s%n", "n", "G1 default", "G1 java", "G2 default", "G2 java", "agree");
     boolean allAgree = true;
     for (int log = from; log <= to; log += 2) {
       int n = 1 << log;
-      G1Bases b1 = n == maxN ? g1 : G1Bases.of(g1.toList().subList(0, n));
-      G2Bases b2 = n == maxN ? g2 : G2Bases.of(g2.toList().subList(0, n));
+      G1Bases b1 = bases.g1(n);
+      G2Bases b2 = bases.g2(n);
       long[] s = Arrays.copyOf(scalars, Scalars.LIMBS * n);
       Timed<G1> d1 = median(() -> Msm.msm(b1, s));
       Timed<G2> d2 = median(() -> Msm.msm(b2, s));
@@ -79,18 +68,7 @@ public final class MsmBench {
   public static boolean runSplit(int from, int to, int fullPpm, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int maxN = 1 << to;
-    System.out.printf(
-        Locale.ROOT,
-        "split MSM on the CPU: %s; %d cores, common pool parallelism %d, Java %s, seed %d%n",
-        Msm.implementation(),
-        Runtime.getRuntime().availableProcessors(),
-        ForkJoinPool.getCommonPoolParallelism(),
-        System.getProperty("java.version"),
-        seed);
-    long t0 = System.nanoTime();
-    G1Bases g1 = G1Bases.of(progression(G1.generator().mul(scalar(rnd)), G1.generator().mul(scalar(rnd)), maxN, G1::add));
-    G2Bases g2 = G2Bases.of(progression(G2.generator().mul(scalar(rnd)), G2.generator().mul(scalar(rnd)), maxN, G2::add));
-    System.out.printf(Locale.ROOT, "bases: 2^%d G1 + 2^%d G2 prepared in %.1f s%n", to, to, (System.nanoTime() - t0) / 1e9);
+    Bases bases = Bases.prepare("split MSM on the CPU", to, rnd, seed);
     long[] random = scalarLimbs(rnd, maxN);
     long[] scalars = new long[random.length];
     for (int i = 0; i < maxN; i++) {
@@ -108,8 +86,8 @@ public final class MsmBench {
     boolean allAgree = true;
     for (int log = from; log <= to; log += 2) {
       int n = 1 << log;
-      G1Bases b1 = n == maxN ? g1 : G1Bases.of(g1.toList().subList(0, n));
-      G2Bases b2 = n == maxN ? g2 : G2Bases.of(g2.toList().subList(0, n));
+      G1Bases b1 = bases.g1(n);
+      G2Bases b2 = bases.g2(n);
       long[] s = Arrays.copyOf(scalars, Scalars.LIMBS * n);
       ScalarSplit split = ScalarSplit.of(s);
       Timed<G1> p1 = median(() -> Msm.msm(b1, s));
@@ -132,6 +110,38 @@ public final class MsmBench {
     long seed = args.length > 3 ? Long.parseLong(args[3]) : 1;
     if (!run(from, to, javaTo, seed)) {
       System.exit(1);
+    }
+  }
+
+  /** Distinct G1 and G2 bases for sizes up to 2^to, prepared once after printing the run's header. */
+  private record Bases(G1Bases g1, G2Bases g2) {
+    static Bases prepare(String what, int to, SplittableRandom rnd, long seed) {
+      System.out.printf(
+          Locale.ROOT,
+          "%s: %s; %d cores, common pool parallelism %d, Java %s, seed %d%n",
+          what,
+          Msm.implementation(),
+          Runtime.getRuntime().availableProcessors(),
+          ForkJoinPool.getCommonPoolParallelism(),
+          System.getProperty("java.version"),
+          seed);
+      int maxN = 1 << to;
+      long t0 = System.nanoTime();
+      Bases bases = new Bases(
+          G1Bases.of(progression(G1.generator().mul(scalar(rnd)), G1.generator().mul(scalar(rnd)), maxN, G1::add)),
+          G2Bases.of(progression(G2.generator().mul(scalar(rnd)), G2.generator().mul(scalar(rnd)), maxN, G2::add)));
+      System.out.printf(Locale.ROOT, "bases: 2^%d G1 + 2^%d G2 prepared in %.1f s%n", to, to, (System.nanoTime() - t0) / 1e9);
+      return bases;
+    }
+
+    /** The first n G1 bases. */
+    G1Bases g1(int n) {
+      return n == g1.size() ? g1 : G1Bases.of(g1.toList().subList(0, n));
+    }
+
+    /** The first n G2 bases. */
+    G2Bases g2(int n) {
+      return n == g2.size() ? g2 : G2Bases.of(g2.toList().subList(0, n));
     }
   }
 

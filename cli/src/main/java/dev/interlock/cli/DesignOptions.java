@@ -36,6 +36,15 @@ final class DesignOptions {
     return load(file, false);
   }
 
+  /** As {@link #load(Path)} for a design's text already read from {@code file} ({@code DesignParser.readText}). */
+  Design load(Path file, String text) {
+    try {
+      return apply(DesignParser.parse(String.valueOf(file), text), false);
+    } catch (DesignException e) {
+      throw new CliError(e.getMessage());
+    }
+  }
+
   /**
    * Parses the file and applies the overrides. With {@code anyAllowed}, {@code --jobs ROLE=any} makes the role loop
    * ({@link Role#FOREVER}) and a role of {@code --threads ROLE=any} gets 1 thread: {@link #anyRoles} names them.

@@ -119,6 +119,11 @@ final class ProveCommand implements Callable<Integer> {
       + "on the device with its own randomizers, and verified.")
   boolean reuseHostWork;
 
+  @Option(names = "--b-g2", paramLabel = "WHERE", description = "cpu (default, as in cuzk: the G2 MSM on the host's cores, from the end "
+      + "of synthesis to the design's `cpu b_g2_msm`) or gpu (device work at the design's `kernel b_g2_msm uses staged g2_bases` "
+      + "step, e.g. designs/single-lock-g2-gpu.design; a design with only `cpu b_g2_msm` is an input error).")
+  String bG2 = "cpu";
+
   @Option(names = "--witness", paramLabel = "KIND", description = "field (every private variable a full-width field element; "
       + "default) or filecoin (mostly 0/1, like the bit decompositions of Filecoin's circuits, with --full-scalars of them full-width). "
       + "The CPU's MSMs over a mostly 0/1 witness (b_g2_msm, and a, b_g1, l on the simulated device) are split into batch "
@@ -147,6 +152,10 @@ final class ProveCommand implements Callable<Integer> {
     if (d.role(r).isEmpty()) {
       throw new CliError("--role: no role '" + r + "' in design " + d.name());
     }
+    ProvingWorkload.BG2 bG2Mode = bG2Mode();
+    ProvingWorkload.bG2Problem(d.role(r).orElseThrow(), bG2Mode).ifPresent(problem -> {
+      throw new CliError(designFile + ": --b-g2 " + bG2Mode.optionValue() + ": " + problem);
+    });
     if (workers != null) {
       if (workers < 1) {
         throw new CliError("--workers must be at least 1, got " + workers);
@@ -176,7 +185,7 @@ final class ProveCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     ProvingKernels kernels = faults.none() ? openDevice(d, r, circuit, out) : faultyKernels(d, r, circuit, out, faults);
     try (Device dev = kernels.device()) {
-      return prove(d, r, circuit, s, logN, kernels, out);
+      return prove(d, r, circuit, s, logN, kernels, out, bG2Mode);
     }
   }
 
@@ -212,6 +221,16 @@ final class ProveCommand implements Callable<Integer> {
     }
   }
 
+  /** The --b-g2 option's mode. */
+  private ProvingWorkload.BG2 bG2Mode() {
+    for (ProvingWorkload.BG2 m : ProvingWorkload.BG2.values()) {
+      if (m.optionValue().equals(bG2)) {
+        return m;
+      }
+    }
+    throw new CliError("--b-g2 must be cpu or gpu, got '" + bG2 + "'");
+  }
+
   /**
    * The kernels wrapped with injected faults: the first opening prints what {@link #openDevice} prints, and each
    * reopening after a poison opens new kernels with a new device (for CUDA: a new context) the same way.
@@ -225,7 +244,8 @@ final class ProveCommand implements Callable<Integer> {
     }, faults);
   }
 
-  private int prove(Design d, String r, Circuit circuit, long s, int logN, ProvingKernels kernels, PrintWriter out) {
+  private int prove(Design d, String r, Circuit circuit, long s, int logN, ProvingKernels kernels, PrintWriter out,
+      ProvingWorkload.BG2 bG2Mode) {
     long t0 = System.nanoTime();
     KeyCache.Entry entry;
     G1FixedBase fixedBase = kernels.fixedBase();
@@ -253,7 +273,8 @@ final class ProveCommand implements Callable<Integer> {
           ? new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds())
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    try (ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), device -> kernels, s, reuseHostWork)) {
+    try (ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), device -> kernels, s, reuseHostWork,
+        bG2Mode)) {
       return run(d, r, parts, workload, entry, kernels, out, s);
     }
   }

@@ -1,11 +1,11 @@
 package dev.interlock.cli;
 
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignException;
+import dev.interlock.model.design.DesignParser;
 import dev.interlock.observe.Validation;
 import dev.interlock.observe.Validator;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -46,13 +46,13 @@ final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     TraceFiles.checkWritable(html, force);
     TraceFiles.checkWritable(timelineJson, force);
-    Design d = new DesignOptions().load(designFile);
     String text;
     try {
-      text = Files.readString(designFile);
-    } catch (IOException e) {
-      throw new CliError("cannot read " + designFile + ": " + e.getMessage());
+      text = DesignParser.readText(designFile);
+    } catch (DesignException e) {
+      throw new CliError(e.getMessage());
     }
+    Design d = new DesignOptions().load(designFile, text);
     CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
     try {
       in.mapping().checkGroups(d);

@@ -75,6 +75,26 @@ class ProveCommandTest {
   }
 
   @Test
+  void bG2OnTheDeviceProvesUnderADesignWithAKernelStepAndIsAnInputErrorElsewhere() {
+    CliTest.Run r = CliTest.run("prove", "--b-g2", "gpu", "--n", "2^6", "--partitions", "3", "--workers", "2", "--design",
+        "designs/single-lock-g2-gpu.design", "--keys", keys.toString(), "--seed", "7", "--no-timeline");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("3/3 proofs verified").containsPattern("b_g2_msm [0-9.]+ ms");
+    CliTest.Run cpuDesign = CliTest.run("prove", "--b-g2", "gpu", "--n", "2^6", "--design", "designs/single-lock.design",
+        "--keys", keys.toString());
+    assertThat(cpuDesign.status()).isEqualTo(2);
+    assertThat(cpuDesign.err()).contains("designs/single-lock.design: --b-g2 gpu: role gpu_worker: b_g2_msm on the GPU needs")
+        .contains("only `cpu b_g2_msm`").doesNotContain("Exception");
+    CliTest.Run kernelDesign = CliTest.run("prove", "--n", "2^6", "--design", "designs/single-lock-g2-gpu.design",
+        "--keys", keys.toString());
+    assertThat(kernelDesign.status()).isEqualTo(2);
+    assertThat(kernelDesign.err()).contains("--b-g2 cpu").contains("run it on the GPU (--b-g2 gpu)").doesNotContain("Exception");
+    CliTest.Run bad = CliTest.run("prove", "--b-g2", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--b-g2 must be cpu or gpu, got 'tpu'");
+  }
+
+  @Test
   void deviceOptionsAreCheckedAndAMissingGpuIsAnInputError() {
     CliTest.Run kind = CliTest.run("prove", "--device", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(kind.status()).isEqualTo(2);

@@ -8,6 +8,8 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.prover.Prover;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.curve.G2Bases;
 import dev.interlock.prover.curve.Msm;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.Ntt;
@@ -29,6 +31,8 @@ public final class CpuProvingKernels implements ProvingKernels {
   private final Map<DeviceBuffer, long[]> scalars = new HashMap<>();
   /** G1 bases the host copied into each buffer, by byte offset. */
   private final Map<DeviceBuffer, Map<Long, G1Bases>> bases = new HashMap<>();
+  /** G2 bases the host copied into each buffer, by byte offset. */
+  private final Map<DeviceBuffer, Map<Long, G2Bases>> g2Bases = new HashMap<>();
 
   public CpuProvingKernels(Device device) {
     this.device = device;
@@ -64,6 +68,36 @@ public final class CpuProvingKernels implements ProvingKernels {
           + " bytes, buffer " + dst.name() + " has " + dst.bytes());
     }
     bases.computeIfAbsent(dst, k -> new HashMap<>()).put(at, points);
+    g2Bases.computeIfPresent(dst, (k, m) -> { m.remove(at); return m; });
+  }
+
+  @Override
+  public synchronized void writeG2Bases(DeviceBuffer dst, long at, G2Bases points) {
+    requireLive(dst, "write to");
+    if (at < 0 || at + (long) points.size() * G2_AFFINE_BYTES > dst.bytes()) {
+      throw new IllegalArgumentException(points.size() + " G2 bases at byte " + at + " need " + (at + points.size() * G2_AFFINE_BYTES)
+          + " bytes, buffer " + dst.name() + " has " + dst.bytes());
+    }
+    g2Bases.computeIfAbsent(dst, k -> new HashMap<>()).put(at, points);
+    bases.computeIfPresent(dst, (k, m) -> { m.remove(at); return m; });
+  }
+
+  /** The G2 MSM with blst on the host's cores, split as the prover's b_g2_msm splits it when mostly 0/1. */
+  @Override
+  public G2MsmRun g2Msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
+    G2[] result = new G2[1];
+    KernelRun run = device.launch(owner, "g2_msm", List.of(basesBuffer, scalarsBuffer), () -> {
+      G2Bases b;
+      synchronized (this) {
+        b = g2Bases.getOrDefault(basesBuffer, Map.of()).get(basesAt);
+        if (b == null) {
+          throw new IllegalStateException("buffer " + basesBuffer.name() + " holds no G2 bases at byte " + basesAt);
+        }
+      }
+      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
+      result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size()));
+    });
+    return G2MsmRun.of(run, () -> result[0]);
   }
 
   @Override
@@ -117,6 +151,7 @@ public final class CpuProvingKernels implements ProvingKernels {
   private void requireLive(DeviceBuffer b, String what) {
     scalars.keySet().removeIf(k -> !device.isLive(k));
     bases.keySet().removeIf(k -> !device.isLive(k));
+    g2Bases.keySet().removeIf(k -> !device.isLive(k));
     if (b == null || !device.isLive(b)) {
       throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
     }

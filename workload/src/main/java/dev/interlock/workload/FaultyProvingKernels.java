@@ -6,13 +6,14 @@ import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.fault.FaultyDevice;
 import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2Bases;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.function.Supplier;
 
 /**
  * {@link ProvingKernels} with injected faults: the kernels of the wrapped ones, launched through a {@link FaultyDevice}
- * over their device, so an NTT, ntt_h or MSM gets the kernel, stall and poison faults a design kernel gets, and a copy
+ * over their device, so an NTT, ntt_h, MSM or G2 MSM gets the kernel, stall and poison faults a design kernel gets, and a copy
  * to or from a poisoned device fails.
  *
  * <p>Why a wrapper of the kernels, not only of the device: the proving kernels launch on their own device (CudaDevice
@@ -63,6 +64,11 @@ public final class FaultyProvingKernels implements ProvingKernels {
   }
 
   @Override
+  public void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases) {
+    kernels.writeG2Bases(device.resolve(dst, "write G2 bases to " + dst.name()), at, bases);
+  }
+
+  @Override
   public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
     return device.launchWith("ntt", () -> kernels.ntt(owner, device.resolve(data, "ntt"), at, logN, kind));
   }
@@ -78,6 +84,14 @@ public final class FaultyProvingKernels implements ProvingKernels {
     KernelRun run = device.launchWith("msm", () -> inner[0] = kernels.msm(owner, device.resolve(bases, "msm"), basesAt,
         device.resolve(scalars, "msm"), scalarsAt));
     return MsmRun.of(run, () -> inner[0].result());
+  }
+
+  @Override
+  public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    G2MsmRun[] inner = new G2MsmRun[1];
+    KernelRun run = device.launchWith("g2_msm", () -> inner[0] = kernels.g2Msm(owner, device.resolve(bases, "g2_msm"), basesAt,
+        device.resolve(scalars, "g2_msm"), scalarsAt));
+    return G2MsmRun.of(run, () -> inner[0].result());
   }
 
   @Override

@@ -6,11 +6,12 @@ import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2Bases;
 import java.util.OptionalDouble;
 
 /**
  * The proving kernels a Groth16 engine runs on its device, over the engine's {@link DeviceBuffer}s: host copies of
- * scalars and G1 bases, NTTs, ntt_h's quotient, G1 MSMs. {@link CpuProvingKernels} computes them on the CPU over a
+ * scalars and G1 and G2 bases, NTTs, ntt_h's quotient, G1 MSMs and the G2 MSM. {@link CpuProvingKernels} computes them on the CPU over a
  * simulated device's buffers; a GPU backend implements them with CUDA kernels.
  *
  * <p>Every kernel is launched through {@link #device()}'s {@link Device#launch}, so it counts as running for
@@ -23,6 +24,9 @@ public interface ProvingKernels {
 
   /** Bytes a buffer needs per affine G1 base (x and y, 48 bytes each). */
   long G1_AFFINE_BYTES = 96;
+
+  /** Bytes a buffer needs per affine G2 base (x and y in F_p2, 96 bytes each). */
+  long G2_AFFINE_BYTES = 192;
 
   /** The device whose buffers these kernels read and write. */
   Device device();
@@ -65,6 +69,17 @@ public interface ProvingKernels {
    * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
    */
   MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
+
+  /** Copies G2 bases (affine points) from the host into {@code dst} at byte offset {@code at}. */
+  void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases);
+
+  /**
+   * Launches a G2 MSM (b_g2_msm on the device): for each G2 base i written at byte offset {@code basesAt} of
+   * {@code bases}, the scalar at element offset {@code scalarsAt + i} of {@code scalars} times it, summed.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
+   */
+  G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
 
   /** Setup's fixed-base multiplication where these kernels run; the CPU's unless the device has its own. */
   default G1FixedBase fixedBase() {

@@ -62,6 +62,8 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     SYNTHESIZE("synthesize", false),
     B_G2_MSM("b_g2_msm", false),
     EPILOGUE("epilogue", false),
+    /** b_g2_msm as device work ({@link BG2#GPU}): the G2 MSM by the proving kernels, over the buffers its step uses. */
+    B_G2_MSM_KERNEL("b_g2_msm", true),
     STAGE("stage", true),
     H2D("h2d", true),
     NTT_H("ntt_h", true),
@@ -121,8 +123,25 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     }
   }
 
+  /** Where b_g2_msm runs: on the host's cores (as cuzk does by default) or as device work a design's kernel step names. */
+  public enum BG2 {
+    /** On a thread of its own from the end of synthesis, joined at {@code cpu b_g2_msm} (or at the epilogue). */
+    CPU,
+    /** At the design's {@code kernel b_g2_msm uses BUFFERS} step, by {@link ProvingKernels#g2Msm} into buffer {@value #G2_BASES}. */
+    GPU;
+
+    /** The option's value as {@code --b-g2} spells it. */
+    public String optionValue() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** The buffer a {@code kernel b_g2_msm} step writes the G2 bases into, sized by {@link #bytes}: m G2 points. */
+  public static final String G2_BASES = "g2_bases";
+
   private final Circuit circuit;
   private final ProvingKey pk;
+  private final BG2 bG2Mode;
   /** The kernels on a device, asked once per device the engine runs this workload on. */
   private final Function<Device, ProvingKernels> kernelsOn;
   private final Map<Device, ProvingKernels> kernels = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -167,6 +186,16 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
    */
   public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed,
       boolean reuseHostWork) {
+    this(circuit, pk, kernelsOn, seed, reuseHostWork, BG2.CPU);
+  }
+
+  /**
+   * As {@link #ProvingWorkload(Circuit, ProvingKey, Function, long, boolean)}, with b_g2_msm where {@code bG2} says: with
+   * {@link BG2#GPU} it is device work, and {@link #bind} accepts only roles that have a {@code kernel b_g2_msm} step.
+   */
+  public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed,
+      boolean reuseHostWork, BG2 bG2) {
+    this.bG2Mode = Objects.requireNonNull(bG2, "bG2");
     if (!pk.params().equals(circuit.params())) {
       throw new IllegalArgumentException("proving key is for " + pk.params() + ", circuit is " + circuit.params());
     }
@@ -237,6 +266,11 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     return sizes.totalBytes() - sizes.hScratchBytes();
   }
 
+  /** Bytes of the {@value #G2_BASES} buffer: the b_g2 query's m affine G2 points. */
+  public long g2BasesBytes() {
+    return (long) m * ProvingKernels.G2_AFFINE_BYTES;
+  }
+
   /** Bytes of the scratch buffer: H. */
   public long scratchBytes() {
     return sizes.hScratchBytes();
@@ -279,6 +313,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     return switch (buffer) {
       case "staged" -> stagedBytes();
       case "scratch" -> scratchBytes();
+      case G2_BASES -> g2BasesBytes();
       default -> designBytes;
     };
   }
@@ -296,6 +331,36 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         stage(k.name(), true, role);
       }
     }
+    bG2Problem(role, bG2Mode).ifPresent(problem -> {
+      throw new IllegalArgumentException(problem);
+    });
+  }
+
+  /**
+   * Why a role cannot run b_g2_msm where {@code mode} puts it, if it cannot: on the GPU it needs a {@code kernel
+   * b_g2_msm} step (device work the model sees, with its buffers counted), on the CPU it must not have one.
+   */
+  public static Optional<String> bG2Problem(Role role, BG2 mode) {
+    boolean kernelBG2 = false;
+    boolean cpuBG2 = false;
+    for (Step step : role.body()) {
+      if (step instanceof Cpu c && c.name().equals(Stage.B_G2_MSM.stepName)) {
+        cpuBG2 = true;
+      } else if (step instanceof Kernel k && k.name().equals(Stage.B_G2_MSM_KERNEL.stepName)) {
+        kernelBG2 = true;
+      }
+    }
+    if (mode == BG2.GPU && !kernelBG2) {
+      return Optional.of("role " + role.name() + ": b_g2_msm on the GPU needs a design step `kernel b_g2_msm uses staged "
+          + G2_BASES + "` (the " + G2_BASES + " buffer holds the G2 bases, counted in the design's vram); this role has "
+          + (cpuBG2 ? "only `cpu b_g2_msm`" : "no b_g2_msm step") + ", so its model would never see the G2 MSM on the device"
+          + " (e.g. designs/single-lock-g2-gpu.design has one)");
+    }
+    if (mode == BG2.CPU && kernelBG2) {
+      return Optional.of("role " + role.name() + ": the design runs b_g2_msm as a kernel, but b_g2_msm is set to run on the "
+          + "CPU: run it on the GPU (--b-g2 gpu) or use a design with `cpu b_g2_msm`");
+    }
+    return Optional.empty();
   }
 
   private static Stage stage(String name, boolean kernel, Role role) {
@@ -324,11 +389,12 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       case EPILOGUE -> () -> {
         require(s.msm != null, "epilogue before msm");
         if (s.bG2 == null) {
+          require(bG2Mode == BG2.CPU, "epilogue before kernel b_g2_msm");
           s.bG2 = join(s);
         }
         timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, s.bG2, s.rng));
       };
-      case STAGE, H2D, NTT_H, MSM, NTT_MSM -> throw new IllegalStateException("kernel stage " + name + " as a cpu step");
+      case STAGE, H2D, NTT_H, MSM, NTT_MSM, B_G2_MSM_KERNEL -> throw new IllegalStateException("kernel stage " + name + " as a cpu step");
     };
     work.run();
   }
@@ -339,6 +405,9 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     Witness w = circuit.witness(p.publicInputs(), p.privateSeeds());
     Synthesized syn = Prover.synthesize(circuit, w);
     record(Stage.SYNTHESIZE.stepName, t0);
+    if (bG2Mode == BG2.GPU) {
+      return new HostWork(w, syn, null); // the design's kernel b_g2_msm step computes it on the device
+    }
     Future<G2> bG2 = bG2Threads.submit(() -> {
       long t = System.nanoTime();
       G2 r = Prover.bG2Msm(pk, w);
@@ -357,7 +426,10 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     if (!reuseHostWork) {
       throw new IllegalStateException("prepare needs a workload that reuses host work");
     }
-    awaitBG2(shared(p).bG2());
+    HostWork h = shared(p);
+    if (h.bG2() != null) {
+      awaitBG2(h.bG2());
+    }
   }
 
   /** The host work for p's inputs: computed here if no job has started it, else the other job's (waited for). */
@@ -395,6 +467,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         nttH(k, owner, buffers, s);
         msm(k, owner, buffers, s);
       };
+      case B_G2_MSM_KERNEL -> () -> bG2OnDevice(k, owner, buffers, s);
       case SYNTHESIZE, B_G2_MSM, EPILOGUE -> throw new IllegalStateException("cpu stage " + name + " as a kernel");
     };
     return device.launch(owner, name, uses, work);
@@ -482,6 +555,20 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       kernels.quotient(owner, staged, 0, circuit.logN(), scratch).await();
       Prover.requireDivisible(kernels.readScalars(scratch, n - 1, 1), 0);
       s.hOnDevice = true;
+    });
+  }
+
+  /**
+   * b_g2_msm on the device: the b_g2 query into the {@value #G2_BASES} buffer, the witness staged (by this step if no
+   * stage step ran yet), and the G2 MSM by the proving kernels; its result is what the epilogue uses.
+   */
+  private void bG2OnDevice(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    stage(kernels, buffers, s);
+    DeviceBuffer staged = buffer(buffers, "staged");
+    DeviceBuffer g2 = buffer(buffers, G2_BASES);
+    timed(Stage.B_G2_MSM.stepName, () -> {
+      kernels.writeG2Bases(g2, 0, pk.bG2Query());
+      s.bG2 = kernels.g2Msm(owner, g2, 0, staged, 3 * n).result();
     });
   }
 

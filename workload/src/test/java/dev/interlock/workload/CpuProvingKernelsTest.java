@@ -10,6 +10,8 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.curve.G2Bases;
 import dev.interlock.prover.curve.Msm;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.Ntt;
@@ -52,6 +54,30 @@ class CpuProvingKernelsTest {
       assertThat(kernels.readScalars(buf, n, n)).as(kind.name()).isEqualTo(expected);
       assertThat(kernels.readScalars(buf, 0, n)).as("elements before the offset untouched").isEqualTo(new long[4 * n]);
     }
+  }
+
+  @Test
+  void g2MsmOverCopiedBasesMatchesBlstAndG1BasesAreNotG2Bases() {
+    SplittableRandom rng = new SplittableRandom(SEED);
+    int n = 37;
+    List<G2> pts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      pts.add(G2.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE))));
+    }
+    G2Bases bases = G2Bases.of(pts);
+    long[] scalars = Fr.randomVector(rng, n);
+    DeviceBuffer b = device.allocate("w#0", "g2", 64 + n * ProvingKernels.G2_AFFINE_BYTES, false);
+    DeviceBuffer s = device.allocate("w#0", "scalars", (n + 2) * ProvingKernels.SCALAR_BYTES, false);
+    kernels.writeG2Bases(b, 64, bases);
+    kernels.writeScalars(s, 2, scalars);
+    assertThat(kernels.g2Msm("w#0", b, 64, s, 2).result()).isEqualTo(Msm.msm(bases, Fr.toCanonical(scalars, 0, n)));
+    assertThatThrownBy(() -> kernels.writeG2Bases(b, 128, bases)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("G2 bases");
+    assertThatThrownBy(() -> kernels.msm("w#0", b, 64, s, 2).result()).hasMessageContaining("holds no G1 bases");
+    kernels.writeBases(b, 64, G1Bases.of(G1.generator()));
+    assertThatThrownBy(() -> kernels.g2Msm("w#0", b, 64, s, 2).result()).hasMessageContaining("holds no G2 bases");
+    device.free(b);
+    assertThatThrownBy(() -> kernels.writeG2Bases(b, 0, bases)).isInstanceOf(BufferNotLiveException.class);
   }
 
   @Test

@@ -60,6 +60,33 @@ class ProvingWorkloadTest {
   }
 
   @Test
+  void bG2OnTheDeviceRunsAtTheKernelStepWithItsBasesInTheBudgetAndEveryProofVerifies() {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1, false, ProvingWorkload.BG2.GPU);
+    RunReport r = run("single-lock-g2-gpu", 2, 1L << 30, 3, w);
+    assertThat(r.completed()).isEqualTo(3);
+    // ntt_msm holds staged and scratch; b_g2_msm, after scratch is freed, staged and the G2 bases (m points of 192 bytes)
+    assertThat(w.g2BasesBytes()).isEqualTo(CIRCUIT.numVariables() * 192L);
+    assertThat(r.memory().peakUsed()).isEqualTo(w.stagedBytes() + Math.max(w.scratchBytes(), w.g2BasesBytes()));
+    for (JobResult j : r.results()) {
+      ProvingWorkload.Partition p = (ProvingWorkload.Partition) j.job().payload();
+      assertThat(Verifier.verify(KEYS.vk(), (Proof) ((JobResult.Completed) j).value(), p.publicInputs())).isTrue();
+    }
+    assertThat(w.stageMillis().get("b_g2_msm")).hasSize(3);
+    assertThat(w.bytes(ProvingWorkload.G2_BASES, 1)).isEqualTo(w.g2BasesBytes());
+  }
+
+  @Test
+  void bG2WhereTheDesignDoesNotPutItIsRefusedAtBind() {
+    ProvingWorkload gpu = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1, false, ProvingWorkload.BG2.GPU);
+    assertThatThrownBy(() -> gpu.bind(TestDesigns.shipped("single-lock").role("gpu_worker").orElseThrow()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only `cpu b_g2_msm`")
+        .hasMessageContaining("kernel b_g2_msm uses");
+    ProvingWorkload cpu = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1);
+    assertThatThrownBy(() -> cpu.bind(TestDesigns.shipped("single-lock-g2-gpu").role("gpu_worker").orElseThrow()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--b-g2 gpu");
+  }
+
+  @Test
   void aDeviceTooSmallForOnePartitionFailsEveryJobWithOomAtStaging() {
     ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1);
     RunReport r = run("single-lock", 2, w.stagedBytes() - 1, 4, w);

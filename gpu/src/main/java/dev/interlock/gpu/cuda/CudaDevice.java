@@ -40,7 +40,11 @@ import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
 import dev.interlock.prover.curve.G1Limbs;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.curve.G2Bases;
+import dev.interlock.prover.curve.G2Limbs;
 import dev.interlock.prover.field.Fr;
+import dev.interlock.workload.G2MsmRun;
 import dev.interlock.workload.MsmRun;
 import dev.interlock.workload.NttKind;
 import dev.interlock.workload.ProvingKernels;
@@ -114,7 +118,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final BufferTable<Block> buffers = new BufferTable<>();
   /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
   private final Map<CUstream, CUevent> lastFree = new HashMap<>();
-  private final Map<BasesAt, Integer> basesWritten = new HashMap<>();
+  private final Map<BasesAt, Written> basesWritten = new HashMap<>();
   /** Per buffer id, the MSM table built in it (see {@link #msmTable}); dropped when its bases are written or freed. */
   private final Map<Long, TableOf> tablesBuilt = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
@@ -212,8 +216,18 @@ public final class CudaDevice implements Device, ProvingKernels {
    */
   record ClockAnchor(CUevent event, long hostNanos, long errorNanos) {}
 
-  /** Where writeBases put how many bases: the MSM's point count. */
+  /** Where writeBases or writeG2Bases put bases: the key of what they wrote. */
   private record BasesAt(long bufferId, long byteOffset) {}
+
+  /** How many bases of which group were written somewhere: the MSM's group and point count. */
+  private record Written(MsmGroup group, int count) {
+    Written {
+      java.util.Objects.requireNonNull(group, "group");
+      if (count < 0) {
+        throw new IllegalArgumentException("a negative count of bases: " + count);
+      }
+    }
+  }
 
   /** An MSM table: the copies of the bases at {@code bases}, laid out as {@code plan} reads them (null: no bases). */
   private record TableOf(BasesAt bases, MsmPlan plan) {}
@@ -786,10 +800,34 @@ public final class CudaDevice implements Device, ProvingKernels {
     staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G1Limbs.AFFINE_LONGS,
         (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into), s);
     synchronized (this) {
-      basesWritten.put(new BasesAt(dst.id(), at), bases.size());
+      basesWritten.put(new BasesAt(dst.id(), at), new Written(MsmGroup.G1, bases.size()));
       tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
       tablesBuilt.keySet().remove(dst.id());
     }
+  }
+
+  @Override
+  public void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases) {
+    CUstream s = bind();
+    Allocation a = liveAllocation(dst, "write to", s);
+    requireFits(dst, at, bases.size() * G2_AFFINE_BYTES, "writing " + bases.size() + " G2 bases");
+    // whole points again: a half, and every part of it, holds a multiple of 24 longs
+    staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G2Limbs.AFFINE_LONGS,
+        (into, from, n) -> G2Limbs.affine(bases, (int) (from / G2Limbs.AFFINE_LONGS), n / G2Limbs.AFFINE_LONGS, into), s);
+    synchronized (this) {
+      basesWritten.put(new BasesAt(dst.id(), at), new Written(MsmGroup.G2, bases.size()));
+      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
+      tablesBuilt.keySet().remove(dst.id());
+    }
+  }
+
+  @Override
+  public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    int count = basesCount(bases, basesAt, MsmGroup.G2);
+    G2[] result = {G2.identity()};
+    StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null,
+        sums -> result[0] = Kernels.g2MsmResult(MsmPlan.g2(count), sums), G2Limbs.JACOBIAN_LONGS);
+    return G2MsmRun.of(run, () -> result[0]);
   }
 
   @Override
@@ -856,7 +894,7 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   @Override
   public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    int count = basesCount(bases, basesAt);
+    int count = basesCount(bases, basesAt, MsmGroup.G1);
     return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null);
   }
 
@@ -865,7 +903,7 @@ public final class CudaDevice implements Device, ProvingKernels {
    * window's digits index a precomputed copy of the bases, so all windows share a bucket set, and a wider window pays.
    */
   public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
-    int count = basesCount(bases, basesAt);
+    int count = basesCount(bases, basesAt, MsmGroup.G1);
     TableOf t;
     synchronized (this) {
       t = tablesBuilt.get(table.id());
@@ -877,31 +915,43 @@ public final class CudaDevice implements Device, ProvingKernels {
     return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : t.plan(), table);
   }
 
-  /** How many G1 bases {@link #writeBases} wrote at basesAt of bases. */
-  private int basesCount(DeviceBuffer bases, long basesAt) {
-    Integer count;
+  /** How many bases of {@code group} {@link #writeBases} or {@link #writeG2Bases} wrote at basesAt of bases. */
+  private int basesCount(DeviceBuffer bases, long basesAt, MsmGroup group) {
+    Written w;
     synchronized (this) {
-      count = basesWritten.get(new BasesAt(bases.id(), basesAt));
+      w = basesWritten.get(new BasesAt(bases.id(), basesAt));
     }
-    if (count == null) {
-      throw new IllegalStateException("buffer " + bases.name() + " holds no G1 bases at byte " + basesAt);
+    if (w == null || w.group() != group) {
+      throw new IllegalStateException("buffer " + bases.name() + " holds no " + group + " bases at byte " + basesAt
+          + (w == null ? "" : " (it holds " + w.group() + " bases there)"));
     }
-    if (count > scratch.maxMsmPoints()) {
+    if (w.count() > scratch.maxMsmPoints()) {
       throw new IllegalStateException("this device was opened for MSMs up to " + scratch.maxMsmPoints() + " points ("
-          + scratch + "), asked for " + count);
+          + scratch + "), asked for " + w.count());
     }
-    return count;
+    return w.count();
   }
 
-  /** The MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
+  /** The G1 MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
   private MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
       DeviceBuffer table) {
+    G1[] result = {G1.identity()};
+    StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table,
+        sums -> result[0] = Kernels.msmResult(plan, sums), G1Limbs.JACOBIAN_LONGS);
+    return MsmRun.of(run, () -> result[0]);
+  }
+
+  /**
+   * The MSM {@code name} (msm or g2_msm, as the log and the timings name it) by {@code plan} (null: no points, nothing
+   * enqueued) in the plan's group, reading the table buffer when there
+   * is one; once the stream is synchronized, {@code atEnd} gets the set sums read back ({@code jacobianLongs} a point).
+   */
+  private StreamRun groupMsm(String name, String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt,
+      MsmPlan plan, DeviceBuffer table, java.util.function.Consumer<long[]> atEnd, int jacobianLongs) {
     CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "msm", table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
-    G1[] result = new G1[1];
+    List<Allocation> a = startKernel(owner, name, table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
     if (plan == null) {
-      result[0] = G1.identity();
-      return MsmRun.of(new StreamRun("msm", s, null, () -> {}, () -> {}), () -> result[0]);
+      return new StreamRun(name, s, null, () -> {}, () -> {});
     }
     int count = plan.n();
     CUdeviceptr arena;
@@ -917,16 +967,15 @@ public final class CudaDevice implements Device, ProvingKernels {
       throw e;
     }
     CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr();
-    StreamRun run = enqueued("msm", s, a,
+    return enqueued(name, s, a,
         () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
             a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
         () -> {
-          long[] sums = new long[plan.sets() * G1Limbs.JACOBIAN_LONGS];
+          long[] sums = new long[plan.sets() * jacobianLongs];
           download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
-          result[0] = Kernels.msmResult(plan, sums);
+          atEnd.accept(sums);
         },
         () -> releaseArena(arena));
-    return MsmRun.of(run, () -> result[0]);
   }
 
   /** Bytes of the table {@link #msmTable} builds for {@code count} bases with up to {@code copies} copies of each. */
@@ -941,7 +990,7 @@ public final class CudaDevice implements Device, ProvingKernels {
    * either buffer, forgets the table.
    */
   public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, int copies) {
-    int count = basesCount(bases, basesAt);
+    int count = basesCount(bases, basesAt, MsmGroup.G1);
     MsmPlan plan = count == 0 ? null : MsmPlan.withTable(count, copies);
     CUstream s = bind();
     List<Allocation> a = startKernel(owner, "msm_table", List.of(bases, table), s);
@@ -1336,7 +1385,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** The MSM of the first n bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
   G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
     synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), n);
+      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
     }
     return msm("bench", bases, 0, scalars, 0).result();
   }
@@ -1344,15 +1393,23 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** As {@link #msmOf(DeviceBuffer, DeviceBuffer, int)}, with the table {@link #msmTableOf} built for those n bases. */
   G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n, DeviceBuffer table) {
     synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), n);
+      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
     }
     return msm("bench", bases, 0, scalars, 0, table).result();
+  }
+
+  /** The G2 MSM of the first n G2 bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
+  G2 g2MsmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
+    synchronized (this) {
+      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G2, n));
+    }
+    return g2Msm("bench", bases, 0, scalars, 0).result();
   }
 
   /** Builds the MSM table of the first n bases written at byte 0 of {@code bases}, and waits for it. */
   void msmTableOf(DeviceBuffer bases, int n, DeviceBuffer table, int copies) {
     synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), n);
+      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
     }
     msmTable("bench", bases, 0, table, copies).await();
   }

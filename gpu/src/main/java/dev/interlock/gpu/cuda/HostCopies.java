@@ -12,17 +12,17 @@ import java.util.concurrent.Future;
  * with the copy engine.
  *
  * <p>Why: one thread converting and copying into pinned memory moves about 10 GB/s on an H200 host, a fraction of
- * what PCIe carries. Parts are whole multiples of {@value #ALIGN} longs, so neither a scalar (4) nor a G1 affine point
- * (12) is ever split, and at least {@value #MIN_PART_LONGS} long; the calling thread runs the first part itself.
+ * what PCIe carries. Parts are whole multiples of {@value #ALIGN} longs, so no scalar (4), G1 affine point (12) or G2
+ * affine point (24) is ever split, and at least {@value #MIN_PART_LONGS} long; the calling thread runs the first part itself.
  * Returns only when every part has ended, failed or not, so no part still writes to memory the caller reuses.
  *
  * <p>Its threads belong to whoever made it (a {@link CudaDevice}, which closes it when it closes).
  */
 final class HostCopies implements AutoCloseable {
-  /** Parts are multiples of this many longs: a G1 affine point, three scalars. */
-  static final int ALIGN = 12;
+  /** Parts are multiples of this many longs: a G2 affine point, two G1 ones, six scalars. */
+  static final int ALIGN = 24;
   /** Smallest part: 768 KiB. */
-  static final int MIN_PART_LONGS = ALIGN * 8192;
+  static final int MIN_PART_LONGS = ALIGN * 4096;
 
   /** One part of a copy: longs [offset, offset + length) of it. */
   @FunctionalInterface

@@ -1,6 +1,7 @@
 package dev.interlock.gpu.cuda;
 
 import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
+import static jcuda.driver.JCudaDriver.cuFuncGetAttribute;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
 import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
@@ -11,6 +12,8 @@ import dev.interlock.workload.NttKind;
 import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Limbs;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.curve.G2Limbs;
 import dev.interlock.prover.field.Domain;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.FrElement;
@@ -22,10 +25,12 @@ import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
 import dev.interlock.impl.device.DeviceCallLog;
+import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -33,8 +38,8 @@ import java.util.Map;
  * The proving kernels of gpu/src/main/cuda/kernels.cu on the current context: every method only enqueues work on the
  * given stream, except {@link #msmResult}, which reads the window sums back once the caller has synchronized.
  *
- * <p>Layouts: scalars are Fr in Montgomery form, 32 bytes each (the Java Fr vector's bytes); bases are affine G1 in
- * blst's layout, 96 bytes each ({@link G1Limbs}); the twiddle table holds omega^i, i &lt; 2^(logMax-1), for the root
+ * <p>Layouts: scalars are Fr in Montgomery form, 32 bytes each (the Java Fr vector's bytes); bases are affine G1 or G2
+ * in blst's layout, 96 or 192 bytes each ({@link G1Limbs}, {@link G2Limbs}); the twiddle table holds omega^i, i &lt; 2^(logMax-1), for the root
  * of unity of order 2^logMax, which serves every smaller size too.
  */
 final class Kernels {
@@ -56,11 +61,8 @@ final class Kernels {
   private final CUfunction msmScatter = new CUfunction();
   private final CUfunction scanBlock = new CUfunction();
   private final CUfunction scanAdd = new CUfunction();
-  private final CUfunction msmAccumulate = new CUfunction();
-  private final CUfunction msmCombine = new CUfunction();
-  private final CUfunction msmReduceSegments = new CUfunction();
-  private final CUfunction msmSumGroups = new CUfunction();
-  private final CUfunction msmReduceWindows = new CUfunction();
+  /** The group-specific MSM kernels, per group. */
+  private final Map<MsmGroup, GroupKernels> groupKernels = new EnumMap<>(MsmGroup.class);
   private final CUfunction msmTable = new CUfunction();
   private final CUfunction fixedBase = new CUfunction();
   private final CUfunction frMul = new CUfunction();
@@ -69,6 +71,15 @@ final class Kernels {
   private final DeviceCallLog log;
   /** Each function's name, as the log names its launches (CUPTI names them so too). */
   private final Map<CUfunction, String> names = new IdentityHashMap<>();
+
+  /** One group's MSM kernels (kernels.cu's MSM_GROUP_KERNELS): the same code over G1 or G2 points. */
+  private static final class GroupKernels {
+    final CUfunction accumulate = new CUfunction();
+    final CUfunction combine = new CUfunction();
+    final CUfunction reduceSegments = new CUfunction();
+    final CUfunction sumGroups = new CUfunction();
+    final CUfunction reduceWindows = new CUfunction();
+  }
 
   private Kernels(CUmodule module, String image, DeviceCallLog log) {
     this.log = log;
@@ -83,11 +94,15 @@ final class Kernels {
     get(module, msmScatter, "msm_scatter");
     get(module, scanBlock, "scan_block");
     get(module, scanAdd, "scan_add");
-    get(module, msmAccumulate, "msm_accumulate");
-    get(module, msmCombine, "msm_combine");
-    get(module, msmReduceSegments, "msm_reduce_segments");
-    get(module, msmSumGroups, "msm_sum_groups");
-    get(module, msmReduceWindows, "msm_reduce_windows");
+    for (MsmGroup g : MsmGroup.values()) {
+      GroupKernels k = new GroupKernels();
+      get(module, k.accumulate, g.kernel("msm_accumulate"));
+      get(module, k.combine, g.kernel("msm_combine"));
+      get(module, k.reduceSegments, g.kernel("msm_reduce_segments"));
+      get(module, k.sumGroups, g.kernel("msm_sum_groups"));
+      get(module, k.reduceWindows, g.kernel("msm_reduce_windows"));
+      groupKernels.put(g, k);
+    }
     get(module, msmTable, "msm_table");
     get(module, fixedBase, "g1_fixed_base");
     get(module, frMul, "fr_mul_vec");
@@ -216,7 +231,7 @@ final class Kernels {
   }
 
   /**
-   * Enqueues the MSM of plan.n() points: bases and scalars as laid out above, the plan's table (copies 1 and up of the
+   * Enqueues the MSM of plan.n() points in the plan's group: bases and scalars as laid out above, the plan's table (copies 1 and up of the
    * bases, as {@link #msmTable} builds it; ignored when the plan has one copy), scratch of plan.scratchBytes().
    */
   void msm(CUdeviceptr bases, CUdeviceptr table, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s) {
@@ -225,6 +240,7 @@ final class Kernels {
 
   void msm(CUdeviceptr bases, CUdeviceptr table, CUdeviceptr scalars, MsmPlan p, CUdeviceptr scratch, CUstream s,
       Phases phases) {
+    GroupKernels g = groupKernels.get(p.group());
     CUdeviceptr entries = scratch;
     CUdeviceptr offsets = scratch.withByteOffset(p.offsetsAt());
     CUdeviceptr cursors = scratch.withByteOffset(p.cursorsAt());
@@ -238,38 +254,39 @@ final class Kernels {
     CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
     launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), cursors, entries);
     phases.ended("sort");
-    CudaDevice.check(cuMemsetD32Async(buckets, 0, (long) p.keys() * MsmPlan.XYZZ_BYTES / 4, s), "cuMemsetD32Async");
+    CudaDevice.check(cuMemsetD32Async(buckets, 0, (long) p.keys() * p.group().xyzzBytes() / 4, s), "cuMemsetD32Async");
     CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
     CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};
     CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
-    launch(msmAccumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(),
+    launch(g.accumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(),
         p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
     phases.ended("accumulate");
     int in = 0;
     int count = 2 * p.chunkThreads();
     while (count > MsmPlan.COMBINE) {
       int threads = (count + MsmPlan.COMBINE - 1) / MsmPlan.COMBINE;
-      launch(msmCombine, (threads + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(), threads,
+      launch(g.combine, (threads + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(), threads,
           buckets, slotKeys[1 - in], slotVals[1 - in]);
       count = 2 * threads;
       in = 1 - in;
     }
-    launch(msmCombine, 1, 1, s, slotKeys[in], slotVals[in], count, count, p.keys(), 1, buckets, new CUdeviceptr(), new CUdeviceptr());
+    launch(g.combine, 1, 1, s, slotKeys[in], slotVals[in], count, count, p.keys(), 1, buckets, new CUdeviceptr(), new CUdeviceptr());
     phases.ended("combine");
     CUdeviceptr[] partial = {scratch.withByteOffset(p.segmentSumsAt()), scratch.withByteOffset(p.groupSumsAt())};
     int segments = p.sets() * p.segments();
-    launch(msmReduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
+    launch(g.reduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
         p.sets(), partial[0]);
     int m = p.segments();
     int at = 0;
-    while (m > MsmPlan.MAX_WINDOW_THREADS) {
+    int windowThreads = p.group().windowThreads();
+    while (m > windowThreads) {
       int per = (m + MsmPlan.GROUP - 1) / MsmPlan.GROUP;
       int threads = p.sets() * per;
-      launch(msmSumGroups, (threads + 127) / 128, 128, s, partial[at], m, MsmPlan.GROUP, p.sets(), partial[1 - at]);
+      launch(g.sumGroups, (threads + 127) / 128, 128, s, partial[at], m, MsmPlan.GROUP, p.sets(), partial[1 - at]);
       m = per;
       at = 1 - at;
     }
-    launch(msmReduceWindows, p.sets(), Math.min(MsmPlan.MAX_WINDOW_THREADS, m), s, partial[at], m, windowSums);
+    launch(g.reduceWindows, p.sets(), Math.min(windowThreads, m), s, partial[at], m, windowSums);
     phases.ended("reduce");
   }
 
@@ -292,6 +309,18 @@ final class Kernels {
     }
   }
 
+  /** The G2 MSM's result from its set sums, as {@link #msmResult} in G1. */
+  static G2 g2MsmResult(MsmPlan p, long[] windowSums) {
+    G2 acc = G2Limbs.fromJacobian(windowSums, (p.sets() - 1) * G2Limbs.JACOBIAN_LONGS);
+    for (int w = p.sets() - 2; w >= 0; w--) {
+      for (int i = 0; i < p.c(); i++) {
+        acc = acc.dbl();
+      }
+      acc = acc.add(G2Limbs.fromJacobian(windowSums, w * G2Limbs.JACOBIAN_LONGS));
+    }
+    return acc;
+  }
+
   /** The MSM's result from its set sums (read from scratch after the stream is synchronized): Σ 2^(c·k)·S_k. */
   static G1 msmResult(MsmPlan p, long[] windowSums) {
     G1 acc = G1Limbs.fromJacobian(windowSums, (p.sets() - 1) * G1Limbs.JACOBIAN_LONGS);
@@ -302,6 +331,19 @@ final class Kernels {
       acc = acc.add(G1Limbs.fromJacobian(windowSums, w * G1Limbs.JACOBIAN_LONGS));
     }
     return acc;
+  }
+
+  /**
+   * The registers and local memory per thread (spills and local arrays) of the group's accumulation kernel, as the
+   * driver reports them: what a benchmark records beside its times.
+   */
+  String accumulateResources(MsmGroup group) {
+    CUfunction f = groupKernels.get(group).accumulate;
+    int[] regs = new int[1];
+    int[] local = new int[1];
+    CudaDevice.check(cuFuncGetAttribute(regs, CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute");
+    CudaDevice.check(cuFuncGetAttribute(local, CUfunction_attribute.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f), "cuFuncGetAttribute");
+    return names.get(f) + ": " + regs[0] + " registers, " + local[0] + " bytes of local memory per thread";
   }
 
   // ------------------------------------------------------------------------------------------- setup

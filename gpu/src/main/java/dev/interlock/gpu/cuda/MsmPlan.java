@@ -1,13 +1,14 @@
 package dev.interlock.gpu.cuda;
 
 /**
- * How kernels.cu runs a G1 MSM of n points, and the scratch it needs: c-bit signed-digit windows, {@code windows =
+ * How kernels.cu runs an MSM of n points in G1 or G2 ({@link #group}; G2's points take twice the bytes, and G2 has no
+ * table), and the scratch it needs: c-bit signed-digit windows, {@code windows =
  * ceil(256 / c)} so the last carry is always zero, and {@code copies} copies of the bases (the bases themselves, then
  * a precomputed table of {@code copies - 1} shifted copies: copy j of P is 2^(c·sets·j)·P). Window w = j·sets + k adds
  * copy j into bucket set k, so there are {@code sets = ceil(windows / copies)} sets of {@code buckets = 2^(c-1)}
  * buckets; without a table (copies = 1) each window has its own set. Each set is reduced in {@code segments}
- * segments, whose sums are added in groups of {@value #GROUP} until at most {@value #MAX_WINDOW_THREADS} remain, which
- * one block per set adds up.
+ * segments, whose sums are added in groups of {@value #GROUP} until at most the group's window threads remain, which
+ * one block per set adds up ({@link MsmGroup#windowThreads()}).
  *
  * <p>c is chosen by a cost model: windows·n mixed additions for the digits, plus about {@value #REDUCTION_COST}
  * additions' worth per bucket for the reduction (two full additions per bucket, each costlier than a mixed one), over
@@ -18,15 +19,12 @@ package dev.interlock.gpu.cuda;
  * threads), whatever the scalars, and partial sums are combined in rounds of {@value #COMBINE} slots.
  *
  * <p>Scratch, each part aligned to 256 bytes, in this order: entries (windows·n sorted digit entries, 4 bytes each),
- * offsets and cursors (keys + 1 counters each), scan block sums (every level's), buckets (keys XYZZ points of 192 bytes),
+ * offsets and cursors (keys + 1 counters each), scan block sums (every level's), buckets (keys XYZZ points of 192 bytes, 384 in G2),
  * segment sums (sets·segments XYZZ points), group sums (sets·ceil(segments / 16)), window sums (sets Jacobian points of
- * 144 bytes), and two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values). The table is not scratch:
+ * 144 bytes, 288 in G2), and two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values). The table is not scratch:
  * it is a buffer of {@link #tableBytes()} that the caller owns.
  */
-record MsmPlan(int n, int c, int windows, int copies, int segments) {
-  static final int XYZZ_BYTES = 4 * 48;
-  static final int JACOBIAN_BYTES = 3 * 48;
-  static final int AFFINE_BYTES = 2 * 48;
+record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup group) {
   /**
    * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
    * its threads many (32 took 6.4 ms of a 24.6 ms MSM at 2^20 on the H200, gpu/NOTES.md run 34).
@@ -34,8 +32,6 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   static final int COMBINE = 8;
   /** Partial sums added per thread in a grouping round of the reduction. */
   static final int GROUP = 16;
-  /** Threads of the last reduction block (its shared memory holds one XYZZ point each: 48 KiB). */
-  static final int MAX_WINDOW_THREADS = 256;
   /** The most copies of a point (kernels.cu's MSM_MAX_COPIES: msm_table keeps them in one thread). */
   static final int MAX_COPIES = 32;
   /** The widest window: 2^21 buckets of 192 bytes per set. */
@@ -49,6 +45,10 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   static final int MAX_POINTS = 1 << 26;
 
   MsmPlan {
+    java.util.Objects.requireNonNull(group, "group");
+    if (group != MsmGroup.G1 && copies != 1) {
+      throw new IllegalArgumentException("only G1 MSMs have a table, got " + copies + " copies in " + group);
+    }
     if (n > MAX_POINTS) {
       throw new IllegalArgumentException("an MSM of " + n + " points is over the kernels' limit of " + MAX_POINTS);
     }
@@ -60,7 +60,18 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
     }
   }
 
-  /** The plan for n points without a table. */
+  /** A G1 plan. */
+  MsmPlan(int n, int c, int windows, int copies, int segments) {
+    this(n, c, windows, copies, segments, MsmGroup.G1);
+  }
+
+  /** The G2 plan for n points: G1's window widths (the bucket and digit work scale alike), no table. */
+  static MsmPlan g2(int n) {
+    MsmPlan p = of(n);
+    return new MsmPlan(n, p.c, p.windows, 1, p.segments, MsmGroup.G2);
+  }
+
+  /** The G1 plan for n points without a table. */
   static MsmPlan of(int n) {
     requireSize(n);
     int log = 31 - Integer.numberOfLeadingZeros(n);
@@ -140,7 +151,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
 
   /** Bytes of the precomputed table (copies 1 .. copies-1 of n affine points), 0 without one. */
   long tableBytes() {
-    return (long) (copies - 1) * n * AFFINE_BYTES;
+    return (long) (copies - 1) * n * group.affineBytes();
   }
 
   long entriesBytes() {
@@ -177,15 +188,15 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   }
 
   long segmentSumsAt() {
-    return bucketsAt() + align((long) keys() * XYZZ_BYTES);
+    return bucketsAt() + align((long) keys() * group.xyzzBytes());
   }
 
   long groupSumsAt() {
-    return segmentSumsAt() + align((long) sets() * segments * XYZZ_BYTES);
+    return segmentSumsAt() + align((long) sets() * segments * group.xyzzBytes());
   }
 
   long windowSumsAt() {
-    return groupSumsAt() + align((long) sets() * ceilDiv(segments, GROUP) * XYZZ_BYTES);
+    return groupSumsAt() + align((long) sets() * ceilDiv(segments, GROUP) * group.xyzzBytes());
   }
 
   /** Sorted entries per accumulating thread: at least 32, more when that would take over 2^19 threads. */
@@ -216,7 +227,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   }
 
   long slotKeysAAt() {
-    return windowSumsAt() + align((long) sets() * JACOBIAN_BYTES);
+    return windowSumsAt() + align((long) sets() * group.jacobianBytes());
   }
 
   long slotValsAAt() {
@@ -224,7 +235,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
   }
 
   long slotKeysBAt() {
-    return slotValsAAt() + align((long) slotsA() * XYZZ_BYTES);
+    return slotValsAAt() + align((long) slotsA() * group.xyzzBytes());
   }
 
   long slotValsBAt() {
@@ -233,16 +244,20 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
 
   /** Bytes of scratch this plan uses. */
   long scratchBytes() {
-    return slotValsBAt() + (long) slotsB() * XYZZ_BYTES;
+    return slotValsBAt() + (long) slotsB() * group.xyzzBytes();
   }
 
-  /** The most scratch any MSM of up to {@code maxN} points needs, with or without a table of any number of copies. */
+  /**
+   * The most scratch any MSM of up to {@code maxN} points needs: in G1 with or without a table of any number of copies,
+   * and in G2.
+   */
   static long maxScratchBytes(int maxN) {
     long most = 0;
     for (int log = 0; (1L << log) <= maxN; log++) {
       // a plan chosen for 2^log serves sizes up to 2^(log+1) - 1 (or maxN), with the same c
       int largest = (int) Math.min(maxN, (2L << log) - 1);
       most = Math.max(most, same(of(1 << log), largest).scratchBytes());
+      most = Math.max(most, same(g2(1 << log), largest).scratchBytes());
       for (int copies = 2; copies <= MAX_COPIES; copies++) {
         most = Math.max(most, same(withTable(1 << log, copies), largest).scratchBytes());
       }
@@ -252,7 +267,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments) {
 
   /** This plan's widths for m points. */
   private static MsmPlan same(MsmPlan p, int m) {
-    return new MsmPlan(m, p.c, p.windows, p.copies, p.segments);
+    return new MsmPlan(m, p.c, p.windows, p.copies, p.segments, p.group);
   }
 
   private static long align(long bytes) {

@@ -30,8 +30,11 @@ import jcuda.driver.CUstream;
  * synchronized, so no copy is in flight between calls.
  */
 final class Staging {
-  /** Longs per half: 16 MiB, rounded down to a multiple of 12 so that G1 affine points (12 longs) never straddle two. */
-  static final int HALF_LONGS = 12 * ((16 << 20) / Long.BYTES / 12);
+  /**
+   * Longs per half: 16 MiB, rounded down to a multiple of 24 so that neither G1 (12 longs) nor G2 affine points (24)
+   * ever straddle two.
+   */
+  static final int HALF_LONGS = HostCopies.ALIGN * ((16 << 20) / Long.BYTES / HostCopies.ALIGN);
 
   /**
    * Writes longs [from, from + count) of some source into {@code into}, from its position. Called for disjoint ranges

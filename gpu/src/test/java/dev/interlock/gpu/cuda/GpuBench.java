@@ -119,7 +119,7 @@ public final class GpuBench {
   }
 
   /** Median, min and max of reps runs of work, in device-event milliseconds, after one warm-up run. */
-  private static double[] time(CUstream s, int reps, Runnable work) {
+  static double[] time(CUstream s, int reps, Runnable work) {
     CUevent start = new CUevent();
     CUevent stop = new CUevent();
     CudaDevice.check(cuEventCreate(start, 0), "cuEventCreate");

@@ -22,7 +22,7 @@ class KernelImagesTest {
   @Test
   void recordedSourceHashMatchesTheSources() throws Exception {
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
-    for (String f : new String[] {"touch.cu", "field.cuh", "g1.cuh", "kernels.cu"}) {
+    for (String f : new String[] {"touch.cu", "field.cuh", "curve.cuh", "g1.cuh", "g2.cuh", "kernels.cu"}) {
       sha.update(Files.readAllBytes(CUDA.resolve(f)));
     }
     String recorded = new String(Kernels.resource("kernels.sources.sha256")).strip();
@@ -32,7 +32,8 @@ class KernelImagesTest {
 
   @Test
   void imagesArePresentAndForSm90() {
-    assertThat(new String(Kernels.resource("kernels.ptx"))).contains(".target sm_90").contains(".entry msm_accumulate");
+    assertThat(new String(Kernels.resource("kernels.ptx"))).contains(".target sm_90").contains(".entry msm_accumulate")
+        .contains(".entry msm_accumulate_g2");
     byte[] cubin = Kernels.resource("kernels.cubin");
     assertThat(cubin).startsWith(0x7f, 'E', 'L', 'F');
   }

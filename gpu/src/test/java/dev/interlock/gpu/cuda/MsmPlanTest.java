@@ -82,4 +82,25 @@ class MsmPlanTest {
     assertThatThrownBy(() -> new MsmPlan(10, 16, 16, 5, 1024)).as("5 copies of 16 windows: 4 sets take 4").hasMessageContaining("inconsistent");
     assertThatThrownBy(() -> MsmPlan.withTable(10, 0)).hasMessageContaining("copy");
   }
+
+  @Test
+  void g2PlansTakeG1sWindowsWithTwiceThePointBytesAndAnArenaServesThem() {
+    for (int log = 0; log <= 24; log++) {
+      int n = (1 << log) + (log > 2 ? 3 : 0);
+      MsmPlan g1 = MsmPlan.of(n);
+      MsmPlan g2 = MsmPlan.g2(n);
+      assertThat(g2.group()).isEqualTo(MsmGroup.G2);
+      assertThat(g2.c()).isEqualTo(g1.c());
+      assertThat(g2.copies()).isEqualTo(1);
+      assertThat(g2.bucketsAt()).isEqualTo(g1.bucketsAt()); // the digits and their sort are the group's own business
+      assertThat(g2.segmentSumsAt() - g2.bucketsAt()).as("buckets at 2^%d", log)
+          .isBetween(2 * (g1.segmentSumsAt() - g1.bucketsAt()) - 256, 2 * (g1.segmentSumsAt() - g1.bucketsAt()));
+      assertThat(g2.scratchBytes()).isGreaterThan(g1.scratchBytes());
+      assertThat(g2.scratchBytes()).isLessThanOrEqualTo(MsmPlan.maxScratchBytes(n));
+    }
+    assertThat(MsmGroup.G2.windowThreads()).isEqualTo(128);
+    assertThat(MsmGroup.G1.windowThreads()).isEqualTo(256);
+    assertThat(MsmGroup.G2.kernel("msm_accumulate")).isEqualTo("msm_accumulate_g2");
+    assertThatThrownBy(() -> new MsmPlan(10, 16, 16, 2, 1024, MsmGroup.G2)).hasMessageContaining("only G1 MSMs have a table");
+  }
 }

@@ -58,6 +58,12 @@ class ProvingGpuIT {
    * the G2 MSM run once, before the run, and the GPU section bounds throughput, and no jitter is added (the run is timed).
    */
   private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork) {
+    return prove(d, budget, circuit, keys, seed, count, reuseHostWork, ProvingWorkload.BG2.CPU);
+  }
+
+  /** As above, with b_g2_msm where {@code bG2} puts it (on the GPU: the design's kernel b_g2_msm step). */
+  private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork,
+      ProvingWorkload.BG2 bG2) {
     int threads = d.roles().get(0).threads();
     KernelScratch scratch = new KernelScratch(circuit.logN(), Math.max(circuit.size(), circuit.numVariables()), threads);
     SplittableRandom rng = new SplittableRandom(seed);
@@ -67,7 +73,7 @@ class ProvingGpuIT {
       parts.add(shared != null ? new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds())
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, seed, reuseHostWork);
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, seed, reuseHostWork, bG2);
     if (reuseHostWork) {
       workload.prepare(shared); // before the clock, as prove --reuse-host-work does
     }
@@ -115,6 +121,20 @@ class ProvingGpuIT {
       assertThat(o.verified()).as("verified proofs, run %d", run).isEqualTo(10);
       assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(BUDGET);
     }
+  }
+
+  @Test
+  void bG2OnTheGpuProvesUnderTheDesignWithAKernelStep() {
+    Gpu.assumePresent();
+    int logN = Math.min(16, largestLogN(BUDGET));
+    System.out.println("[interlock] ProvingGpuIT (b_g2_msm on the GPU) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED
+        + "), n = 2^" + logN);
+    Circuit circuit = Circuit.synthetic(logN, 2, 1);
+    Keys keys = keys(circuit);
+    Design d = TestDesigns.shipped("single-lock-g2-gpu").withThreads("gpu_worker", 3);
+    Outcome o = prove(d, BUDGET, circuit, keys, SEED, 6, false, ProvingWorkload.BG2.GPU);
+    assertThat(o.verified()).isEqualTo(6);
+    assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(BUDGET);
   }
 
   @Test

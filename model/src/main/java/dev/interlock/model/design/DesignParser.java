@@ -211,6 +211,14 @@ public final class DesignParser {
 
   /** Reads {@code file} as UTF-8 and parses it; errors are reported under {@code file.toString()}. */
   public static Design parse(Path file) throws DesignException {
+    return parse(String.valueOf(file), readText(file));
+  }
+
+  /**
+   * The text {@link #parse(Path)} parses: {@code file} read as strict UTF-8 within the size limit; errors are reported
+   * under {@code file.toString()}. For callers that keep the text beside the design (a trace records it).
+   */
+  public static String readText(Path file) throws DesignException {
     String name = String.valueOf(file);
     byte[] bytes;
     try {
@@ -227,7 +235,7 @@ public final class DesignParser {
       String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
       throw new DesignException(name, 1, 1, "cannot read file: " + reason);
     }
-    return parse(name, decodeUtf8(name, bytes));
+    return decodeUtf8(name, bytes);
   }
 
   /** Strict UTF-8 decoding; a malformed byte is reported at its line and column. */

@@ -184,28 +184,31 @@ final class BlstMsm {
           "native MSM needs 2..bases points with 4 limbs each: n = " + n + ", " + bases.length + " bases, "
               + scalars.length + " limbs");
     }
-    int chunks = chunks(n, threads);
+    return combine(spec, overChunks(n, threads, (from, count) -> chunk(spec, bases, scalars, from, count)));
+  }
+
+  /** What a chunk of the points [from, from + count) contributes. */
+  private interface ChunkWork {
+    Object apply(int from, int count);
+  }
+
+  /**
+   * {@code work} over the chunks of [0, count), in parallel when there are several: chunk c covers [c count / chunks,
+   * (c + 1) count / chunks), at least MIN_CHUNK >= 2 points when chunks > 1.
+   */
+  private static Object[] overChunks(int count, int threads, ChunkWork work) {
+    int chunks = chunks(count, threads);
     IntStream ids = IntStream.range(0, chunks);
     if (chunks > 1) {
       ids = ids.parallel();
     }
-    // chunk c covers [c n / chunks, (c + 1) n / chunks): at least MIN_CHUNK >= 2 points when chunks > 1
-    Object[] sums =
-        ids.mapToObj(
-                c -> {
-                  int from = (int) ((long) c * n / chunks);
-                  int to = (int) ((long) (c + 1) * n / chunks);
-                  return chunk(spec, bases, scalars, from, to - from);
-                })
-            .toArray();
-    @SuppressWarnings("unchecked")
-    J acc = (J) sums[0];
-    for (int c = 1; c < chunks; c++) {
-      @SuppressWarnings("unchecked")
-      J s = (J) sums[c];
-      acc = spec.add.apply(acc, s);
-    }
-    return acc;
+    return ids.mapToObj(
+            c -> {
+              int from = (int) ((long) c * count / chunks);
+              int to = (int) ((long) (c + 1) * count / chunks);
+              return work.apply(from, to - from);
+            })
+        .toArray();
   }
 
   private static <J, A> J chunk(Spec<J, A> spec, A[] bases, long[] scalars, int from, int count) {
@@ -247,23 +250,17 @@ final class BlstMsm {
     if (count < 1 || count > idx.length) {
       throw new IllegalArgumentException("native batch addition needs 1.." + idx.length + " points, got " + count);
     }
-    int chunks = chunks(count, threads);
-    IntStream ids = IntStream.range(0, chunks);
-    if (chunks > 1) {
-      ids = ids.parallel();
-    }
     Object[] sums =
-        ids.mapToObj(
-                c -> {
-                  int from = (int) ((long) c * count / chunks);
-                  int to = (int) ((long) (c + 1) * count / chunks);
-                  try (Memory points = points(spec, bases, idx, from, to - from)) {
-                    long[] ret = new long[spec.jacobianLongs];
-                    spec.sum.run(ret, new Pointer[] {points, null}, to - from);
-                    return spec.wrap.apply(ret);
-                  }
-                })
-            .toArray();
+        overChunks(
+            count,
+            threads,
+            (from, k) -> {
+              try (Memory points = points(spec, bases, idx, from, k)) {
+                long[] ret = new long[spec.jacobianLongs];
+                spec.sum.run(ret, new Pointer[] {points, null}, k);
+                return spec.wrap.apply(ret);
+              }
+            });
     return combine(spec, sums);
   }
 
