@@ -80,7 +80,7 @@ public final class G2Bench {
     long t0 = System.nanoTime();
     G2Bases bases = G2MsmGpuIT.randomBases(rng, distinct);
     System.out.printf(Locale.ROOT, "bases: %d random G2 points in %.0f ms%n", distinct, (System.nanoTime() - t0) / 1e6);
-    DeviceBuffer b = gpu.allocate("bench", "g2 bases", (1L << to) * 192, false);
+    DeviceBuffer b = gpu.allocate("bench", "g2_bases", (1L << to) * 192, false);
     DeviceBuffer sc = gpu.allocate("bench", "scalars", (1L << to) * 32, false);
     gpu.writeG2Bases(b, 0, bases);
     CUdeviceptr bp = gpu.pointer(b);

@@ -64,7 +64,7 @@ class G2MsmGpuIT {
 
   private static G2 gpuMsm(G2Bases bases, long[] scalars) {
     int n = bases.size();
-    DeviceBuffer b = gpu.allocate("test", "g2 bases", Math.max(1, n * 192L), false);
+    DeviceBuffer b = gpu.allocate("test", "g2_bases", Math.max(1, n * 192L), false);
     DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
     try {
       gpu.writeG2Bases(b, 0, bases);
@@ -167,7 +167,7 @@ class G2MsmGpuIT {
     try {
       for (int threads : new int[] {1, 3}) {
         gpu.hostCopies().threads(threads);
-        DeviceBuffer buf = gpu.allocate("test", "g2 bases", limbs.length * 8L + 32, false);
+        DeviceBuffer buf = gpu.allocate("test", "g2_bases", limbs.length * 8L + 32, false);
         gpu.writeG2Bases(buf, 32, bases);
         assertThat(gpu.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G2 bases, %d threads", points, threads)
             .isEqualTo(limbs);
@@ -181,7 +181,7 @@ class G2MsmGpuIT {
   @Test
   void aG1MsmOverG2BasesIsRefused() {
     Gpu.assumePresent();
-    DeviceBuffer b = gpu.allocate("test", "g2 bases", 10 * 192L, false);
+    DeviceBuffer b = gpu.allocate("test", "g2_bases", 10 * 192L, false);
     DeviceBuffer s = gpu.allocate("test", "scalars", 10 * 32L, false);
     try {
       gpu.writeG2Bases(b, 0, randomBases(rng("refused"), 10));
