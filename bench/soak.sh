@@ -37,6 +37,11 @@ start=$(date +%s)
 status=$?
 grep -E '^(design|faults|jobs|device|throughput|injected|retries|outcome|contexts|shutdown) ' "$log"
 echo "# $(( $(date +%s) - start )) s in all (with the JVM's start); run exit $status; full log in $log"
+if ! grep -q '^outcome ' "$log"; then
+  tail -5 "$log" >&2
+  echo "# SOAK FAILED: the run did not finish (above: the end of its log)" >&2
+  exit 1
+fi
 if ! grep -q ', 0 lost$' "$log" || ! grep -q '^shutdown  clean' "$log"; then
   echo "# SOAK FAILED: a job was lost or shutdown was not clean" >&2
   exit 1
