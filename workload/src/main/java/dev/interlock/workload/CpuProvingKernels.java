@@ -84,7 +84,7 @@ public final class CpuProvingKernels implements ProvingKernels {
 
   /** The G2 MSM with blst on the host's cores, split as the prover's b_g2_msm splits it when mostly 0/1. */
   @Override
-  public G2MsmRun g2Msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
+  public MsmRun<G2> g2Msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
     G2[] result = new G2[1];
     KernelRun run = device.launch(owner, "g2_msm", List.of(basesBuffer, scalarsBuffer), () -> {
       G2Bases b;
@@ -97,7 +97,7 @@ public final class CpuProvingKernels implements ProvingKernels {
       long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
       result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size()));
     });
-    return G2MsmRun.of(run, () -> result[0]);
+    return MsmRun.of(run, () -> result[0]);
   }
 
   @Override
@@ -131,7 +131,7 @@ public final class CpuProvingKernels implements ProvingKernels {
   }
 
   @Override
-  public MsmRun msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
+  public MsmRun<G1> msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt) {
     G1[] result = new G1[1];
     KernelRun run = device.launch(owner, "msm", List.of(basesBuffer, scalarsBuffer), () -> {
       G1Bases b;

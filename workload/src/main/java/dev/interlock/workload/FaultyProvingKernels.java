@@ -5,10 +5,13 @@ import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.fault.FaultyDevice;
 import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2;
 import dev.interlock.prover.curve.G2Bases;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -79,19 +82,26 @@ public final class FaultyProvingKernels implements ProvingKernels {
   }
 
   @Override
-  public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    MsmRun[] inner = new MsmRun[1];
-    KernelRun run = device.launchWith("msm", () -> inner[0] = kernels.msm(owner, device.resolve(bases, "msm"), basesAt,
+  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    return launchMsm("msm", () -> kernels.msm(owner, device.resolve(bases, "msm"), basesAt,
         device.resolve(scalars, "msm"), scalarsAt));
-    return MsmRun.of(run, () -> inner[0].result());
   }
 
   @Override
-  public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    G2MsmRun[] inner = new G2MsmRun[1];
-    KernelRun run = device.launchWith("g2_msm", () -> inner[0] = kernels.g2Msm(owner, device.resolve(bases, "g2_msm"), basesAt,
+  public MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+    return launchMsm("g2_msm", () -> kernels.g2Msm(owner, device.resolve(bases, "g2_msm"), basesAt,
         device.resolve(scalars, "g2_msm"), scalarsAt));
-    return G2MsmRun.of(run, () -> inner[0].result());
+  }
+
+  /** Launches the wrapped MSM through the faulty device, under the kernel name faults are drawn for. */
+  private <P> MsmRun<P> launchMsm(String name, Supplier<MsmRun<P>> launch) {
+    AtomicReference<MsmRun<P>> inner = new AtomicReference<>();
+    KernelRun run = device.launchWith(name, () -> {
+      MsmRun<P> launched = launch.get();
+      inner.set(launched);
+      return launched;
+    });
+    return MsmRun.of(run, () -> inner.get().result());
   }
 
   @Override

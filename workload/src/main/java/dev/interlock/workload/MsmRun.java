@@ -1,17 +1,19 @@
 package dev.interlock.workload;
 
 import dev.interlock.impl.api.KernelRun;
-import dev.interlock.prover.curve.G1;
 import java.util.function.Supplier;
 
-/** A launched G1 multi-scalar multiplication; its result is available once awaited. */
-public interface MsmRun extends KernelRun {
+/**
+ * A launched multi-scalar multiplication in group {@code P} (G1, or G2 for b_g2_msm on a device); its result is
+ * available once awaited.
+ */
+public interface MsmRun<P> extends KernelRun {
   /** Waits for the kernel and returns sum of scalar[i]·base[i]. */
-  G1 result();
+  P result();
 
   /** The MSM behind {@code run}, whose result {@code result} reads once the run has been awaited. */
-  static MsmRun of(KernelRun run, Supplier<G1> result) {
-    return new MsmRun() {
+  static <P> MsmRun<P> of(KernelRun run, Supplier<P> result) {
+    return new MsmRun<>() {
       @Override
       public String name() {
         return run.name();
@@ -23,7 +25,7 @@ public interface MsmRun extends KernelRun {
       }
 
       @Override
-      public G1 result() {
+      public P result() {
         run.await();
         return result.get();
       }

@@ -5,7 +5,9 @@ import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.prover.G1FixedBase;
+import dev.interlock.prover.curve.G1;
 import dev.interlock.prover.curve.G1Bases;
+import dev.interlock.prover.curve.G2;
 import dev.interlock.prover.curve.G2Bases;
 import java.util.OptionalDouble;
 
@@ -68,7 +70,7 @@ public interface ProvingKernels {
    *
    * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
    */
-  MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
+  MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
 
   /** Copies G2 bases (affine points) from the host into {@code dst} at byte offset {@code at}. */
   void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases);
@@ -79,7 +81,7 @@ public interface ProvingKernels {
    *
    * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
    */
-  G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
+  MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
 
   /** Setup's fixed-base multiplication where these kernels run; the CPU's unless the device has its own. */
   default G1FixedBase fixedBase() {

@@ -44,7 +44,7 @@ import dev.interlock.prover.curve.G2;
 import dev.interlock.prover.curve.G2Bases;
 import dev.interlock.prover.curve.G2Limbs;
 import dev.interlock.prover.field.Fr;
-import dev.interlock.workload.G2MsmRun;
+
 import dev.interlock.workload.MsmRun;
 import dev.interlock.workload.NttKind;
 import dev.interlock.workload.ProvingKernels;
@@ -822,12 +822,12 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   @Override
-  public G2MsmRun g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+  public MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G2);
     G2[] result = {G2.identity()};
     StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null,
         sums -> result[0] = Kernels.g2MsmResult(MsmPlan.g2(count), sums), G2Limbs.JACOBIAN_LONGS);
-    return G2MsmRun.of(run, () -> result[0]);
+    return MsmRun.of(run, () -> result[0]);
   }
 
   @Override
@@ -893,7 +893,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   @Override
-  public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
+  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G1);
     return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null);
   }
@@ -902,7 +902,7 @@ public final class CudaDevice implements Device, ProvingKernels {
    * The MSM of the bases at {@code basesAt} with the table {@link #msmTable} built for them in {@code table}: each
    * window's digits index a precomputed copy of the bases, so all windows share a bucket set, and a wider window pays.
    */
-  public MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
+  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
     int count = basesCount(bases, basesAt, MsmGroup.G1);
     TableOf t;
     synchronized (this) {
@@ -933,7 +933,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** The G1 MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
-  private MsmRun msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
+  private MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
       DeviceBuffer table) {
     G1[] result = {G1.identity()};
     StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table,
