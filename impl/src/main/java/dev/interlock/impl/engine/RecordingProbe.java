@@ -29,6 +29,7 @@ import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
 import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
@@ -201,7 +202,7 @@ public final class RecordingProbe implements Probe {
    */
   private <T> Supplier<T> injecting(Step step, Supplier<T> op) {
     return () -> {
-      String name = stepName(step);
+      String name = Steps.subject(step);
       Optional<Fault> thrown = faults.draw(FaultKind.EXCEPTION, name, "the pipeline code of '" + step.text() + "' threw");
       if (thrown.isPresent()) {
         throw new InjectedFault(thrown.get());
@@ -228,15 +229,6 @@ public final class RecordingProbe implements Probe {
       }
       throw new InjectedFault(interrupt.get());
     };
-  }
-
-  /**
-   * The name {@code KIND@STEP:N} matches a step by: what it acts on (the buffer of alloc and free, the kernel or cpu
-   * interval, the mutex, the semaphore, the task, the event), or its keyword for steps that name nothing (sync, trim, if).
-   */
-  static String stepName(Step step) {
-    String[] words = step.text().strip().split("\\s+");
-    return words.length < 2 || words[0].equals("sync") || words[0].equals("trim") || words[0].equals("if") ? words[0] : words[1];
   }
 
   /**

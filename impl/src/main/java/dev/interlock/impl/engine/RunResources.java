@@ -11,8 +11,10 @@ import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.ResidentBuffer;
 import dev.interlock.model.design.Semaphore;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -132,8 +134,8 @@ public final class RunResources implements Resources {
   /**
    * The mutexes held and the semaphore permits not given back now, one line each: empty once a run has ended cleanly.
    */
-  java.util.List<String> held() {
-    java.util.List<String> out = new java.util.ArrayList<>();
+  List<String> held() {
+    List<String> out = new ArrayList<>();
     for (GatedMutex m : mutexes.values()) {
       String owner = m.ownerName();
       if (owner != null) {
