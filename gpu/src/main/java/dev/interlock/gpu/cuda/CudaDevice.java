@@ -793,29 +793,29 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   @Override
   public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
-    CUstream s = bind();
-    Allocation a = liveAllocation(dst, "write to", s);
-    requireFits(dst, at, bases.size() * G1_AFFINE_BYTES, "writing " + bases.size() + " G1 bases");
-    // the points are written straight into the pinned halves (whole points: a half holds a multiple of 12 longs)
-    staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G1Limbs.AFFINE_LONGS,
-        (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into), s);
-    synchronized (this) {
-      basesWritten.put(new BasesAt(dst.id(), at), new Written(MsmGroup.G1, bases.size()));
-      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
-      tablesBuilt.keySet().remove(dst.id());
-    }
+    writePoints(dst, at, MsmGroup.G1, bases.size(),
+        (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into));
   }
 
   @Override
   public void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases) {
+    writePoints(dst, at, MsmGroup.G2, bases.size(),
+        (into, from, n) -> G2Limbs.affine(bases, (int) (from / G2Limbs.AFFINE_LONGS), n / G2Limbs.AFFINE_LONGS, into));
+  }
+
+  /**
+   * Writes {@code count} affine points of {@code group} at byte {@code at} of dst, filled by {@code fill} straight into
+   * the pinned halves (whole points: a half, and every part of it, holds a multiple of 24 longs, a G2 point and two G1
+   * points), and records them for that group's MSMs, forgetting any table built on dst.
+   */
+  private void writePoints(DeviceBuffer dst, long at, MsmGroup group, int count, Staging.Filler fill) {
     CUstream s = bind();
     Allocation a = liveAllocation(dst, "write to", s);
-    requireFits(dst, at, bases.size() * G2_AFFINE_BYTES, "writing " + bases.size() + " G2 bases");
-    // whole points again: a half, and every part of it, holds a multiple of 24 longs
-    staging().upload(a.ptr().withByteOffset(at), (long) bases.size() * G2Limbs.AFFINE_LONGS,
-        (into, from, n) -> G2Limbs.affine(bases, (int) (from / G2Limbs.AFFINE_LONGS), n / G2Limbs.AFFINE_LONGS, into), s);
+    long bytes = (long) count * group.affineBytes();
+    requireFits(dst, at, bytes, "writing " + count + " " + group + " bases");
+    staging().upload(a.ptr().withByteOffset(at), bytes / Long.BYTES, fill, s);
     synchronized (this) {
-      basesWritten.put(new BasesAt(dst.id(), at), new Written(MsmGroup.G2, bases.size()));
+      basesWritten.put(new BasesAt(dst.id(), at), new Written(group, count));
       tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
       tablesBuilt.keySet().remove(dst.id());
     }

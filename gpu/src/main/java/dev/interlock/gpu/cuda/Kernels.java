@@ -33,6 +33,8 @@ import dev.interlock.impl.device.DeviceCallLog;
 import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.BinaryOperator;
+import java.util.function.UnaryOperator;
 
 /**
  * The proving kernels of gpu/src/main/cuda/kernels.cu on the current context: every method only enqueues work on the
@@ -311,24 +313,28 @@ final class Kernels {
 
   /** The G2 MSM's result from its set sums, as {@link #msmResult} in G1. */
   static G2 g2MsmResult(MsmPlan p, long[] windowSums) {
-    G2 acc = G2Limbs.fromJacobian(windowSums, (p.sets() - 1) * G2Limbs.JACOBIAN_LONGS);
-    for (int w = p.sets() - 2; w >= 0; w--) {
-      for (int i = 0; i < p.c(); i++) {
-        acc = acc.dbl();
-      }
-      acc = acc.add(G2Limbs.fromJacobian(windowSums, w * G2Limbs.JACOBIAN_LONGS));
-    }
-    return acc;
+    return combineSets(p, windowSums, G2Limbs.JACOBIAN_LONGS, G2Limbs::fromJacobian, G2::dbl, G2::add);
   }
 
   /** The MSM's result from its set sums (read from scratch after the stream is synchronized): Σ 2^(c·k)·S_k. */
   static G1 msmResult(MsmPlan p, long[] windowSums) {
-    G1 acc = G1Limbs.fromJacobian(windowSums, (p.sets() - 1) * G1Limbs.JACOBIAN_LONGS);
+    return combineSets(p, windowSums, G1Limbs.JACOBIAN_LONGS, G1Limbs::fromJacobian, G1::dbl, G1::add);
+  }
+
+  /** Reads the Jacobian point at a long offset of the set sums. */
+  private interface JacobianReader<P> {
+    P read(long[] limbs, int at);
+  }
+
+  /** Σ 2^(c·k)·S_k over the plan's sets by Horner's rule, in either group. */
+  private static <P> P combineSets(MsmPlan p, long[] windowSums, int jacobianLongs, JacobianReader<P> read,
+      UnaryOperator<P> dbl, BinaryOperator<P> add) {
+    P acc = read.read(windowSums, (p.sets() - 1) * jacobianLongs);
     for (int w = p.sets() - 2; w >= 0; w--) {
       for (int i = 0; i < p.c(); i++) {
-        acc = acc.dbl();
+        acc = dbl.apply(acc);
       }
-      acc = acc.add(G1Limbs.fromJacobian(windowSums, w * G1Limbs.JACOBIAN_LONGS));
+      acc = add.apply(acc, read.read(windowSums, w * jacobianLongs));
     }
     return acc;
   }

@@ -1,5 +1,6 @@
 package dev.interlock.impl.fault;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ public final class Faults {
       injected[k.ordinal()] = new LongAdder();
     }
     for (FaultRule.AtStep r : spec.atSteps()) {
-      atSteps.computeIfAbsent(r.kind(), k -> new HashMap<>()).computeIfAbsent(r.step(), s -> new java.util.ArrayList<>())
+      atSteps.computeIfAbsent(r.kind(), k -> new HashMap<>()).computeIfAbsent(r.step(), s -> new ArrayList<>())
           .add(new AtomicCount(r.n(), new AtomicInteger()));
     }
     random = ThreadLocal.withInitial(() -> new SplittableRandom(seed ^ mix(Thread.currentThread().getName().hashCode())));
