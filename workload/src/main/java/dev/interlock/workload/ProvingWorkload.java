@@ -9,6 +9,7 @@ import dev.interlock.model.design.Role;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
 import dev.interlock.prover.Circuit;
 import dev.interlock.prover.MsmResults;
 import dev.interlock.prover.PartitionSizes;
@@ -343,7 +344,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   public static Optional<String> bG2Problem(Role role, BG2 mode) {
     boolean kernelBG2 = false;
     boolean cpuBG2 = false;
-    for (Step step : role.body()) {
+    for (Step step : Steps.flatten(role.body())) { // a step inside an `if free` block counts too
       if (step instanceof Cpu c && c.name().equals(Stage.B_G2_MSM.stepName)) {
         cpuBG2 = true;
       } else if (step instanceof Kernel k && k.name().equals(Stage.B_G2_MSM_KERNEL.stepName)) {

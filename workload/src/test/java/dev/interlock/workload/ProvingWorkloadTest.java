@@ -16,6 +16,7 @@ import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.state.ViolationKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,6 +85,27 @@ class ProvingWorkloadTest {
     ProvingWorkload cpu = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1);
     assertThatThrownBy(() -> cpu.bind(TestDesigns.shipped("single-lock-g2-gpu").role("gpu_worker").orElseThrow()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--b-g2 gpu");
+  }
+
+  @Test
+  void aKernelBG2StepInsideAnIfBlockCountsForTheGpuMode() throws Exception {
+    Design d = DesignParser.parse("inline.design", String.join("\n",
+        "design g2_in_if",
+        "vram 16GiB",
+        "role gpu_worker x1 jobs 1",
+        "  alloc staged 12GiB",
+        "  if free >= 1GiB",
+        "  alloc g2_bases 1GiB",
+        "  kernel b_g2_msm uses staged g2_bases",
+        "  free g2_bases",
+        "  else",
+        "  cpu b_g2_msm",
+        "  end",
+        "  free staged",
+        ""));
+    var role = d.role("gpu_worker").orElseThrow();
+    assertThat(ProvingWorkload.bG2Problem(role, ProvingWorkload.BG2.GPU)).isEmpty();
+    assertThat(ProvingWorkload.bG2Problem(role, ProvingWorkload.BG2.CPU)).hasValueSatisfying(m -> assertThat(m).contains("--b-g2 gpu"));
   }
 
   @Test
