@@ -38,8 +38,18 @@ class KernelImagesTest {
     assertThat(cubin).startsWith(0x7f, 'E', 'L', 'F');
   }
 
+  /**
+   * Recompiles the PTX and compares: only under {@code mvn verify -Pkernel-images} (it takes ~70 s of nvcc on two
+   * cores, most of the CI's margin); {@link #recordedSourceHashMatchesTheSources} covers the usual mistake, sources
+   * edited without running compile.sh, in every build.
+   */
   @Test
   void committedPtxIsWhatNvccMakesOfTheSources() throws Exception {
+    boolean asked = Boolean.getBoolean("interlock.kernelImages.recompile");
+    if (!asked) {
+      System.out.println("[interlock] PTX recompilation check skipped: run mvn verify -Pkernel-images to include it");
+    }
+    Assumptions.assumeTrue(asked, "PTX recompilation runs only with -Pkernel-images");
     Path nvcc = Path.of("/usr/local/bin/nvcc");
     if (!Files.isExecutable(nvcc)) {
       System.out.println("[interlock] PTX recompilation check skipped: no nvcc at " + nvcc);
