@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles the CUDA sources into the committed kernel images under gpu/src/main/resources/dev/interlock/gpu/cuda:
-# touch.ptx and kernels.ptx (PTX for sm_90, which the driver compiles at load on any newer GPU) and kernels.cubin
+# touch.ptx and kernels.ptx.gz (PTX for sm_90, which the driver compiles at load on any newer GPU) and kernels.cubin.gz
 # (sm_90 machine code, loaded as is on Hopper: no minute-long JIT at start). kernels.sources.sha256 records the hash
 # of the sources they came from; KernelImagesTest fails when it no longer matches.
 #   gpu/src/main/cuda/compile.sh             # compile now (needs nvcc)
@@ -23,6 +23,14 @@ fi
 cd "$here"
 echo "[interlock] compiling CUDA kernels with $(nvcc --version | tail -1)"
 nvcc -arch=sm_90 -ptx touch.cu -o "$out/touch.ptx"
-nvcc -arch=sm_90 -ptx kernels.cu -o "$out/kernels.ptx"
-nvcc -arch=sm_90 -cubin kernels.cu -o "$out/kernels.cubin"
+# the two large images are committed gzipped (-n: no name or time, so the bytes depend on the image alone);
+# Kernels.resource reads them uncompressed
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+nvcc -arch=sm_90 -ptx kernels.cu -o "$tmp/kernels.ptx"
+nvcc -arch=sm_90 -cubin kernels.cu -o "$tmp/kernels.cubin"
+for f in kernels.ptx kernels.cubin; do
+  gzip -9 -n -c "$tmp/$f" > "$out/$f.gz"
+  rm -f "$out/$f"
+done
 echo "$hash" > "$out/kernels.sources.sha256"

@@ -35,6 +35,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.function.BinaryOperator;
 import java.util.function.UnaryOperator;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The proving kernels of gpu/src/main/cuda/kernels.cu on the current context: every method only enqueues work on the
@@ -146,15 +147,28 @@ final class Kernels {
     return image;
   }
 
-  /** A committed kernel image (gpu/src/main/resources/dev/interlock/gpu/cuda). */
+  /**
+   * A committed kernel image (gpu/src/main/resources/dev/interlock/gpu/cuda), read from {@code name} or, where only
+   * that exists, uncompressed from {@code name.gz}. The large images are committed gzipped (compile.sh): 15 MB of PTX
+   * and cubin become 3 MB, which the device tool's 64 MiB carry (tree plus bundle) needs.
+   */
   static byte[] resource(String name) {
     try (InputStream in = Kernels.class.getResourceAsStream(name)) {
-      if (in == null) {
-        throw new IllegalStateException(name + " is missing from the classpath");
+      if (in != null) {
+        return in.readAllBytes();
       }
-      return in.readAllBytes();
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + name, e);
+    }
+    try (InputStream gz = Kernels.class.getResourceAsStream(name + ".gz")) {
+      if (gz == null) {
+        throw new IllegalStateException(name + " (or " + name + ".gz) is missing from the classpath");
+      }
+      try (InputStream in = new GZIPInputStream(gz)) {
+        return in.readAllBytes();
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + name + ".gz", e);
     }
   }
 
