@@ -188,7 +188,7 @@ public final class FaultyDevice implements Device {
       for (DeviceBuffer b : uses) {
         in.add(inner(b, "kernel " + name + " uses"));
       }
-      return inner.launch(owner, name, in, work);
+      return current().launch(owner, name, in, work);
     });
   }
 
@@ -196,19 +196,26 @@ public final class FaultyDevice implements Device {
    * Launches kernel {@code name} through {@code launch} (which launches on {@link #current()}, with buffers from
    * {@link #resolve}) with this device's kernel faults around it: a poison or a failed launch before, a stall or a
    * failed execution at its await. What a wrapper of the proving kernels launches with.
+   *
+   * <p>The faults are drawn under this device's monitor, the launch itself runs outside it, so that threads launch
+   * concurrently as they do on the wrapped device: a reopen cannot come between, since the engine reopens only when
+   * no job is in flight.
    */
-  public synchronized <R extends KernelRun> KernelRun launchWith(String name, Supplier<R> launch) {
-    unlessPoisoned("kernel " + name);
-    maybePoison(name);
+  public <R extends KernelRun> KernelRun launchWith(String name, Supplier<R> launch) {
     boolean failAtAwait = false;
-    Optional<Fault> f = faults.draw(FaultKind.KERNEL, name, "kernel " + name + " failed");
-    if (f.isPresent()) {
-      if (faults.coin()) {
-        throw new InjectedFault(new Fault(FaultKind.KERNEL, name, f.get().thread(), "kernel " + name + " failed to launch"));
+    boolean stall;
+    synchronized (this) {
+      unlessPoisoned("kernel " + name);
+      maybePoison(name);
+      Optional<Fault> f = faults.draw(FaultKind.KERNEL, name, "kernel " + name + " failed");
+      if (f.isPresent()) {
+        if (faults.coin()) {
+          throw new InjectedFault(new Fault(FaultKind.KERNEL, name, f.get().thread(), "kernel " + name + " failed to launch"));
+        }
+        failAtAwait = true;
       }
-      failAtAwait = true;
+      stall = faults.draw(FaultKind.STALL, name, "kernel " + name + " completes late").isPresent();
     }
-    boolean stall = faults.draw(FaultKind.STALL, name, "kernel " + name + " completes late").isPresent();
     return new FaultyRun(launch.get(), name, failAtAwait, stall);
   }
 

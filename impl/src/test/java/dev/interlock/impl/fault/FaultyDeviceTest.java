@@ -11,6 +11,12 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The faulty device on its own: each device fault, the sticky poison, and the reopening. */
@@ -38,6 +44,43 @@ class FaultyDeviceTest {
     assertThat(d.memory().live()).isZero();
     // a real misuse stays the model's violation
     assertThat(catchThrowableOfType(BufferNotLiveException.class, () -> d.free(first)).kind()).isEqualTo(ViolationKind.BAD_FREE);
+  }
+
+  @Test
+  void launchesOfTwoThreadsRunConcurrently() throws Exception {
+    FaultyDevice d = device("kernel=0");
+    CountDownLatch bothInside = new CountDownLatch(2);
+    Callable<Boolean> launch = () -> {
+      boolean[] met = {false};
+      d.launchWith("k", () -> {
+        bothInside.countDown();
+        try {
+          met[0] = bothInside.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return new KernelRun() {
+          @Override
+          public String name() {
+            return "k";
+          }
+
+          @Override
+          public void await() {}
+        };
+      }).await();
+      return met[0];
+    };
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<Boolean> a = pool.submit(launch);
+      Future<Boolean> b = pool.submit(launch);
+      // under the device's monitor the second launch could not start until the first gave up waiting
+      assertThat(a.get()).as("first launch saw the second inside").isTrue();
+      assertThat(b.get()).as("second launch saw the first inside").isTrue();
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test
