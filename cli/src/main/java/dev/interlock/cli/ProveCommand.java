@@ -7,6 +7,7 @@ import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Event;
 import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.KernelBusy;
 import dev.interlock.impl.engine.LockHolds;
 import dev.interlock.impl.engine.Overlaps;
 import dev.interlock.impl.engine.RetryPolicy;
@@ -20,24 +21,7 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
-import dev.interlock.model.step.Acquire;
-import dev.interlock.model.step.Alloc;
-import dev.interlock.model.step.Cpu;
-import dev.interlock.model.step.Free;
-import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
-import dev.interlock.model.step.Join;
-import dev.interlock.model.step.Kernel;
-import dev.interlock.model.step.Lock;
-import dev.interlock.model.step.Release;
-import dev.interlock.model.step.Signal;
-import dev.interlock.model.step.Spawn;
-import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Sync;
-import dev.interlock.model.step.SyncStream;
-import dev.interlock.model.step.Trim;
-import dev.interlock.model.step.Unlock;
-import dev.interlock.model.step.Wait;
 import dev.interlock.prover.Circuit;
 import dev.interlock.prover.G1FixedBase;
 import dev.interlock.prover.KeyCache;
@@ -347,7 +331,7 @@ final class ProveCommand implements Callable<Integer> {
         mib(report.memory().peakUsed()), Sizes.format(capacity), report.memory().peakUsed() <= capacity ? "within vram" : "OVER vram",
         mib(workload.stagedBytes()), mib(workload.scratchBytes()));
     out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute, kernel steps busy %.1f%% of the wall (union of kernel intervals)%n",
-        report.seconds(), produced / report.seconds() * 60, 100 * kernelBusy(report));
+        report.seconds(), produced / report.seconds() * 60, 100 * KernelBusy.fraction(report.events(), report.seconds()));
     List<String> holds = new ArrayList<>();
     LockHolds.of(report.events()).values().forEach(f -> holds.add(String.format(Locale.ROOT, "%s held %.1f ms, waited %.1f ms",
         f.lock(), f.medianHeld(), f.medianWaited())));
@@ -374,118 +358,11 @@ final class ProveCommand implements Callable<Integer> {
     return n == 0 ? "" : " (after " + n + " retries)";
   }
 
-  /** The fraction of the run's wall time in which at least one kernel step was running (from the events). */
-  static double kernelBusy(RunReport report) {
-    List<Event> events = report.events();
-    if (events.isEmpty() || report.seconds() <= 0) {
-      return 0;
-    }
-    int running = 0;
-    long busy = 0;
-    long since = 0;
-    for (Event e : events) {
-      if (!e.step().accept(IS_KERNEL) || e.phase().isEmpty()) {
-        continue;
-      }
-      if (e.phase().get() == Phase.BEGIN) {
-        if (running++ == 0) {
-          since = e.nanos();
-        }
-      } else if (running > 0 && --running == 0) {
-        busy += e.nanos() - since;
-      }
-    }
-    return Math.min(1.0, busy / (report.seconds() * 1e9));
-  }
-
   private static String label(Event e) {
     String name = Interval.nameOf(e.step()).orElse(e.step().text()); // an interval by its name, any other step by its text
     return e.phase().map(p -> p == Phase.BEGIN ? "begin " + name : "end " + name).orElse(name)
         + e.failure().map(v -> " FAILED " + v.kind()).orElse("");
   }
-
-  /** Whether a step is GPU work, counted in {@link #kernelBusy}. */
-  private static final Step.Visitor<Boolean> IS_KERNEL = new Step.Visitor<>() {
-    @Override
-    public Boolean lock(Lock s) {
-      return false;
-    }
-
-    @Override
-    public Boolean unlock(Unlock s) {
-      return false;
-    }
-
-    @Override
-    public Boolean acquire(Acquire s) {
-      return false;
-    }
-
-    @Override
-    public Boolean release(Release s) {
-      return false;
-    }
-
-    @Override
-    public Boolean alloc(Alloc s) {
-      return false;
-    }
-
-    @Override
-    public Boolean free(Free s) {
-      return false;
-    }
-
-    @Override
-    public Boolean trim(Trim s) {
-      return false;
-    }
-
-    @Override
-    public Boolean sync(Sync s) {
-      return false;
-    }
-
-    @Override
-    public Boolean kernel(Kernel s) {
-      return true;
-    }
-
-    @Override
-    public Boolean cpu(Cpu s) {
-      return false;
-    }
-
-    @Override
-    public Boolean syncStream(SyncStream s) {
-      return false;
-    }
-
-    @Override
-    public Boolean ifFree(IfFree s) {
-      return false;
-    }
-
-    @Override
-    public Boolean spawn(Spawn s) {
-      return false;
-    }
-
-    @Override
-    public Boolean join(Join s) {
-      return false;
-    }
-
-    @Override
-    public Boolean signal(Signal s) {
-      return false;
-    }
-
-    @Override
-    public Boolean await(Wait s) {
-      return false;
-    }
-  };
 
   private static String mib(long bytes) {
     return String.format(Locale.ROOT, "%.2f MiB (%d B)", bytes / (double) Sizes.MIB, bytes);
