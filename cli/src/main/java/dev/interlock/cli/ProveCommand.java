@@ -103,9 +103,11 @@ final class ProveCommand implements Callable<Integer> {
       + "on the device with its own randomizers, and verified.")
   boolean reuseHostWork;
 
-  @Option(names = "--b-g2", paramLabel = "WHERE", description = "cpu (default, as in cuzk: the G2 MSM on the host's cores, from the end "
-      + "of synthesis to the design's `cpu b_g2_msm`) or gpu (device work at the design's `kernel b_g2_msm uses staged g2_bases` "
-      + "step, e.g. designs/single-lock-g2-gpu.design; a design with only `cpu b_g2_msm` is an input error).")
+  @Option(names = "--b-g2", paramLabel = "WHERE", description = "cpu (default: the G2 MSM on the host's cores, from the end "
+      + "of synthesis to the design's `cpu b_g2_msm`), gpu (device work at the design's `kernel b_g2_msm uses staged g2_bases` "
+      + "step, e.g. designs/single-lock-g2-gpu.design) or split (as in cuzk: the sum of the bases whose scalar is 1 at the "
+      + "design's `kernel b_g2_ones uses g2_bases` step, the full-scalar tail on the host, joined at `cpu b_g2_msm`, e.g. "
+      + "designs/single-lock-g2-split.design). A design without the steps the mode needs is an input error.")
   String bG2 = "cpu";
 
   @Option(names = "--witness", paramLabel = "KIND", description = "field (every private variable a full-width field element; "
@@ -212,7 +214,7 @@ final class ProveCommand implements Callable<Integer> {
         return m;
       }
     }
-    throw new CliError("--b-g2 must be cpu or gpu, got '" + bG2 + "'");
+    throw new CliError("--b-g2 must be cpu, gpu or split, got '" + bG2 + "'");
   }
 
   /**
@@ -296,13 +298,13 @@ final class ProveCommand implements Callable<Integer> {
       }
     }
     List<String> stages = new ArrayList<>();
-    workload.stageMillis().forEach((name, l) -> {
-      List<Double> sorted = new ArrayList<>(l);
-      sorted.sort(null);
-      stages.add(String.format(Locale.ROOT, "%s %.1f ms", name, sorted.get(sorted.size() / 2)));
-    });
+    workload.stageMillis().forEach((name, l) -> stages.add(String.format(Locale.ROOT, "%s %.1f ms", name,
+        ProvingWorkload.median(l))));
     out.printf(Locale.ROOT, "stages    %s (median per partition%s)%n", String.join(", ", stages),
         reuseHostWork ? "; synthesize and b_g2_msm: the one run before the clock started" : "");
+    workload.gpuSectionOverHostBG2().ifPresent(ratio -> out.printf(Locale.ROOT,
+        "gpu_section_over_host_b_g2 %.2f (medians: %s over host b_g2_msm; above 1, one worker's host G2 MSM fits beside the "
+            + "next one's GPU section)%n", ratio, String.join(" + ", ProvingWorkload.GPU_SECTION_STAGES)));
     int verified = 0;
     int produced = 0;
     List<String> problems = new ArrayList<>();

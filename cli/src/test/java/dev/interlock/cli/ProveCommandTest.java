@@ -91,7 +91,38 @@ class ProveCommandTest {
     assertThat(kernelDesign.err()).contains("--b-g2 cpu").contains("run it on the GPU (--b-g2 gpu)").doesNotContain("Exception");
     CliTest.Run bad = CliTest.run("prove", "--b-g2", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(bad.status()).isEqualTo(2);
-    assertThat(bad.err()).contains("--b-g2 must be cpu or gpu, got 'tpu'");
+    assertThat(bad.err()).contains("--b-g2 must be cpu, gpu or split, got 'tpu'");
+  }
+
+  @Test
+  void splitBG2ProvesUnderTheSplitDesignReportsBothStagesAndTheRatioAndWrongDesignsAreInputErrors() {
+    for (String witnessKind : new String[] {"filecoin", "field"}) {
+      CliTest.Run r = CliTest.run("prove", "--b-g2", "split", "--witness", witnessKind, "--n", "2^6", "--partitions", "3",
+          "--workers", "2", "--design", "designs/single-lock-g2-split.design", "--keys", keys.toString(), "--seed", "7",
+          "--no-timeline");
+      assertThat(r.status()).as(r.out() + r.err()).isZero();
+      assertThat(r.out()).contains("3/3 proofs verified").containsPattern("b_g2_ones [0-9.]+ ms, b_g2_msm [0-9.]+ ms")
+          .containsPattern("(?m)^gpu_section_over_host_b_g2 [0-9]+\\.[0-9]{2} \\(medians: stage \\+ ntt_h \\+ msm \\+ b_g2_ones over host b_g2_msm");
+    }
+    CliTest.Run gpu = CliTest.run("prove", "--b-g2", "gpu", "--n", "2^6", "--partitions", "1", "--design",
+        "designs/single-lock-g2-gpu.design", "--keys", keys.toString(), "--seed", "7", "--no-timeline");
+    assertThat(gpu.out()).doesNotContain("gpu_section_over_host_b_g2"); // b_g2_msm is no host work there
+    CliTest.Run single = CliTest.run("prove", "--b-g2", "split", "--n", "2^6", "--design", "designs/single-lock.design",
+        "--keys", keys.toString());
+    assertThat(single.status()).isEqualTo(2);
+    assertThat(single.err()).contains("designs/single-lock.design: --b-g2 split: role gpu_worker: b_g2_msm split needs a design step "
+        + "`kernel b_g2_ones uses g2_bases`").contains("e.g. designs/single-lock-g2-split.design").doesNotContain("Exception");
+    CliTest.Run gpuDesign = CliTest.run("prove", "--b-g2", "split", "--n", "2^6", "--design", "designs/single-lock-g2-gpu.design",
+        "--keys", keys.toString());
+    assertThat(gpuDesign.status()).isEqualTo(2);
+    assertThat(gpuDesign.err()).contains("designs/single-lock-g2-gpu.design: --b-g2 split").contains("run this design with --b-g2 gpu");
+    for (String mode : new String[] {"cpu", "gpu"}) {
+      CliTest.Run splitDesign = CliTest.run("prove", "--b-g2", mode, "--n", "2^6", "--design", "designs/single-lock-g2-split.design",
+          "--keys", keys.toString());
+      assertThat(splitDesign.status()).as(mode).isEqualTo(2);
+      assertThat(splitDesign.err()).contains("designs/single-lock-g2-split.design: --b-g2 " + mode).contains("--b-g2 split")
+          .doesNotContain("Exception");
+    }
   }
 
   @Test

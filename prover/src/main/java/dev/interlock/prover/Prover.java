@@ -168,6 +168,44 @@ public final class Prover {
     return Msm.msmSplit(pk.bG2Query(), witness.canonicalLimbs());
   }
 
+  /**
+   * The 0/1 part of a split b_g2_msm, as cuzk splits it: a vector (Montgomery form) with 1 where the witness is 1 and 0
+   * elsewhere, whose MSM with the b_g2 query is the sum of the bases whose scalar is 1 (the device's batch additions).
+   * With {@link #bG2Tail} it gives {@link #bG2Msm}.
+   */
+  public static long[] bG2OnesMask(Witness witness) {
+    long[] w = witness.canonicalLimbs();
+    int m = witness.size();
+    long[] mask = Fr.newVector(m);
+    for (int i = 0; i < m; i++) {
+      if (isOne(w, i)) {
+        FrElement.ONE.writeTo(mask, i);
+      }
+    }
+    return mask;
+  }
+
+  /**
+   * The host's part of a split b_g2_msm: the G2 MSM over the witness's scalars that are neither 0 nor 1 (the ones are
+   * left to {@link #bG2OnesMask}'s sum on the device), by blst's tail MSM as {@link Msm#msmSplit} runs it.
+   */
+  public static G2 bG2Tail(ProvingKey pk, Witness witness) {
+    requireWitness(pk, witness);
+    long[] tail = witness.canonicalLimbs().clone();
+    for (int i = 0; i < witness.size(); i++) {
+      if (isOne(tail, i)) {
+        Arrays.fill(tail, Fr.LIMBS * i, Fr.LIMBS * (i + 1), 0L);
+      }
+    }
+    return Msm.msmSplit(pk.bG2Query(), tail);
+  }
+
+  /** Whether canonical scalar i of flat limbs is 1: the one test both halves of the split use. */
+  private static boolean isOne(long[] canonical, int i) {
+    int o = Fr.LIMBS * i;
+    return canonical[o] == 1 && (canonical[o + 1] | canonical[o + 2] | canonical[o + 3]) == 0;
+  }
+
   private static void requireWitness(ProvingKey pk, Witness witness) {
     Objects.requireNonNull(witness, "witness");
     if (!witness.params().equals(pk.params())) {

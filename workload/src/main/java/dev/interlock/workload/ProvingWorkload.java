@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -51,7 +52,9 @@ import java.util.random.RandomGenerator;
  * {@link PartitionSizes}); {@code kernel stage} (or {@code h2d}) copies them to the device;
  * {@code kernel ntt_h} computes H on the device (its quotient kernel: six NTTs, a pointwise step and
  * one more NTT); {@code kernel msm} the four G1 MSMs; {@code kernel ntt_msm} all three; the G2 MSM starts on a thread of its own when synthesis ends,
- * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it; {@code cpu
+ * as cuzk starts b_g2_msm before the GPU lock, and {@code cpu b_g2_msm} joins it ({@link BG2} says where b_g2_msm
+ * runs: with {@link BG2#GPU} at {@code kernel b_g2_msm}, with {@link BG2#SPLIT} its ones at {@code kernel b_g2_ones}
+ * and only its full-scalar tail on that thread); {@code cpu
  * epilogue} draws the randomizers and assembles the proof, which is the job's result.
  *
  * <p>Staged layout: scalars a at 0, b at N, c at 2N, the witness at 3N (elements of 32 bytes),
@@ -65,6 +68,8 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     EPILOGUE("epilogue", false),
     /** b_g2_msm as device work ({@link BG2#GPU}): the G2 MSM by the proving kernels, over the buffers its step uses. */
     B_G2_MSM_KERNEL("b_g2_msm", true),
+    /** The 0/1 part of a split b_g2_msm ({@link BG2#SPLIT}): the sum of the b_g2 bases whose scalar is 1, on the device. */
+    B_G2_ONES("b_g2_ones", true),
     STAGE("stage", true),
     H2D("h2d", true),
     NTT_H("ntt_h", true),
@@ -129,7 +134,13 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     /** On a thread of its own from the end of synthesis, joined at {@code cpu b_g2_msm} (or at the epilogue). */
     CPU,
     /** At the design's {@code kernel b_g2_msm uses BUFFERS} step, by {@link ProvingKernels#g2Msm} into buffer {@value #G2_BASES}. */
-    GPU;
+    GPU,
+    /**
+     * Split as cuzk splits it: the sum of the bases whose scalar is 1 at the design's {@code kernel b_g2_ones uses
+     * BUFFERS} step (device work, {@link ProvingKernels#g2Msm} over the 0/1 mask in buffer {@value #G2_BASES}), the
+     * full-width tail on the host from the end of synthesis, joined at {@code cpu b_g2_msm}.
+     */
+    SPLIT;
 
     /** The option's value as {@code --b-g2} spells it. */
     public String optionValue() {
@@ -137,7 +148,10 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     }
   }
 
-  /** The buffer a {@code kernel b_g2_msm} step writes the G2 bases into, sized by {@link #bytes}: m G2 points. */
+  /**
+   * The buffer a {@code kernel b_g2_msm} or {@code kernel b_g2_ones} step writes the G2 bases into, sized by
+   * {@link #bytes}: m G2 points, and with {@link BG2#SPLIT} the m scalars of the 0/1 mask after them.
+   */
   public static final String G2_BASES = "g2_bases";
 
   private final Circuit circuit;
@@ -211,13 +225,14 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   }
 
   /**
-   * Wall milliseconds of each stage run so far (synthesize, stage, ntt_h, msm, b_g2_msm, epilogue),
-   * one entry per partition: the stages inside a combined kernel such as ntt_msm are timed apart.
+   * Wall milliseconds of each stage run so far (synthesize, stage, ntt_h, msm, b_g2_ones, b_g2_msm, epilogue),
+   * one entry per partition: the stages inside a combined kernel such as ntt_msm are timed apart. With
+   * {@link BG2#SPLIT}, b_g2_ones is the device's sum of the ones and b_g2_msm the host's tail.
    */
   public Map<String, List<Double>> stageMillis() {
     Map<String, List<Double>> copy = new LinkedHashMap<>();
     for (String stage : List.of(Stage.SYNTHESIZE.stepName, Stage.STAGE.stepName, Stage.NTT_H.stepName, Stage.MSM.stepName,
-        Stage.B_G2_MSM.stepName, Stage.EPILOGUE.stepName)) {
+        Stage.B_G2_ONES.stepName, Stage.B_G2_MSM.stepName, Stage.EPILOGUE.stepName)) {
       List<Double> l = stageMillis.get(stage);
       if (l != null) {
         synchronized (l) {
@@ -226,6 +241,38 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       }
     }
     return copy;
+  }
+
+  /** The stages whose medians make up {@link #gpuSectionOverHostBG2}'s GPU section. */
+  public static final List<String> GPU_SECTION_STAGES = List.of(Stage.STAGE.stepName, Stage.NTT_H.stepName, Stage.MSM.stepName,
+      Stage.B_G2_ONES.stepName);
+
+  /**
+   * cuzk's proportion: the GPU section (the sum of the medians per partition of {@link #GPU_SECTION_STAGES} that ran)
+   * over the median host time of b_g2_msm (the whole G2 MSM with {@link BG2#CPU}, the tail with {@link BG2#SPLIT});
+   * empty when b_g2_msm is not host work here ({@link BG2#GPU}) or a stage has no timing yet. Above 1, a worker's
+   * b_g2_msm fits beside the next worker's GPU section.
+   */
+  public OptionalDouble gpuSectionOverHostBG2() {
+    Map<String, List<Double>> t = stageMillis();
+    List<Double> host = t.get(Stage.B_G2_MSM.stepName);
+    if (bG2Mode == BG2.GPU || host == null || t.get(Stage.MSM.stepName) == null) {
+      return OptionalDouble.empty();
+    }
+    double section = 0;
+    for (String st : GPU_SECTION_STAGES) {
+      List<Double> l = t.get(st);
+      section += l == null ? 0 : median(l);
+    }
+    double h = median(host);
+    return h > 0 ? OptionalDouble.of(section / h) : OptionalDouble.empty();
+  }
+
+  /** The median of non-empty values (the upper one of an even count, as prove's stage line takes it). */
+  public static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
   }
 
   private void timed(String stage, Runnable r) {
@@ -267,9 +314,12 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     return sizes.totalBytes() - sizes.hScratchBytes();
   }
 
-  /** Bytes of the {@value #G2_BASES} buffer: the b_g2 query's m affine G2 points. */
+  /**
+   * Bytes of the {@value #G2_BASES} buffer: the b_g2 query's m affine G2 points, and with {@link BG2#SPLIT} the 0/1 mask
+   * (m scalars) after them.
+   */
   public long g2BasesBytes() {
-    return (long) m * ProvingKernels.G2_AFFINE_BYTES;
+    return (long) m * (ProvingKernels.G2_AFFINE_BYTES + (bG2Mode == BG2.SPLIT ? ProvingKernels.SCALAR_BYTES : 0));
   }
 
   /** Bytes of the scratch buffer: H. */
@@ -288,6 +338,8 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     boolean hOnDevice;
     MsmResults msm;
     G2 bG2;
+    /** With {@link BG2#SPLIT}: the device's sum of the bases whose scalar is 1. */
+    G2 bG2Ones;
     Proof proof;
 
     State(Partition partition) {
@@ -339,29 +391,58 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
 
   /**
    * Why a role cannot run b_g2_msm where {@code mode} puts it, if it cannot: on the GPU it needs a {@code kernel
-   * b_g2_msm} step (device work the model sees, with its buffers counted), on the CPU it must not have one.
+   * b_g2_msm} step (device work the model sees, with its buffers counted); split, a {@code kernel b_g2_ones} step and a
+   * {@code cpu b_g2_msm} step (where the host's tail is joined); on the CPU neither kernel step. The one place these
+   * combinations are decided, for {@link #bind} and for prove's input check.
    */
   public static Optional<String> bG2Problem(Role role, BG2 mode) {
     boolean kernelBG2 = false;
+    boolean kernelOnes = false;
     boolean cpuBG2 = false;
     for (Step step : Steps.flatten(role.body())) { // a step inside an `if free` block counts too
       if (step instanceof Cpu c && c.name().equals(Stage.B_G2_MSM.stepName)) {
         cpuBG2 = true;
       } else if (step instanceof Kernel k && k.name().equals(Stage.B_G2_MSM_KERNEL.stepName)) {
         kernelBG2 = true;
+      } else if (step instanceof Kernel k && k.name().equals(Stage.B_G2_ONES.stepName)) {
+        kernelOnes = true;
       }
     }
-    if (mode == BG2.GPU && !kernelBG2) {
-      return Optional.of("role " + role.name() + ": b_g2_msm on the GPU needs a design step `kernel b_g2_msm uses staged "
-          + G2_BASES + "` (the " + G2_BASES + " buffer holds the G2 bases, counted in the design's vram); this role has "
-          + (cpuBG2 ? "only `cpu b_g2_msm`" : "no b_g2_msm step") + ", so its model would never see the G2 MSM on the device"
-          + " (e.g. designs/single-lock-g2-gpu.design has one)");
+    String prefix = "role " + role.name() + ": ";
+    String has = "this role has " + describe(kernelBG2, kernelOnes, cpuBG2);
+    return switch (mode) {
+      case GPU -> kernelBG2 && !kernelOnes ? Optional.empty() : Optional.of(prefix + (kernelOnes
+          ? "the design splits b_g2_msm (`kernel b_g2_ones`), but b_g2_msm is set to run whole on the GPU: use --b-g2 split, "
+              + "or a design with `kernel b_g2_msm uses staged " + G2_BASES + "` (e.g. designs/single-lock-g2-gpu.design)"
+          : "b_g2_msm on the GPU needs a design step `kernel b_g2_msm uses staged " + G2_BASES + "` (the " + G2_BASES
+              + " buffer holds the G2 bases, counted in the design's vram); " + has + ", so its model would never see the G2 MSM "
+              + "on the device (e.g. designs/single-lock-g2-gpu.design has one)"));
+      case SPLIT -> kernelOnes && cpuBG2 && !kernelBG2 ? Optional.empty() : Optional.of(prefix + "b_g2_msm split needs a "
+          + "design step `kernel b_g2_ones uses " + G2_BASES + "` (the sum of the bases whose scalar is 1, on the device) "
+          + "and a step `cpu b_g2_msm` (where the host's full-scalar tail is joined), and no `kernel b_g2_msm`; " + has
+          + " (e.g. designs/single-lock-g2-split.design has both" + (kernelBG2 ? "; or run this design with --b-g2 gpu" : "")
+          + (!kernelOnes && !kernelBG2 ? "; or run this design with --b-g2 cpu" : "") + ")");
+      case CPU -> !kernelBG2 && !kernelOnes ? Optional.empty() : Optional.of(prefix + "the design runs " + (kernelBG2
+          ? "b_g2_msm as a kernel, but b_g2_msm is set to run on the CPU: run it on the GPU (--b-g2 gpu) or use a design with "
+              + "`cpu b_g2_msm`"
+          : "the ones of b_g2_msm as a kernel (`kernel b_g2_ones`), but b_g2_msm is set to run whole on the CPU: split it "
+              + "(--b-g2 split) or use a design with only `cpu b_g2_msm`"));
+    };
+  }
+
+  /** Which b_g2 steps a role has, for {@link #bG2Problem}'s messages. */
+  private static String describe(boolean kernelBG2, boolean kernelOnes, boolean cpuBG2) {
+    List<String> steps = new ArrayList<>();
+    if (kernelBG2) {
+      steps.add("`kernel b_g2_msm`");
     }
-    if (mode == BG2.CPU && kernelBG2) {
-      return Optional.of("role " + role.name() + ": the design runs b_g2_msm as a kernel, but b_g2_msm is set to run on the "
-          + "CPU: run it on the GPU (--b-g2 gpu) or use a design with `cpu b_g2_msm`");
+    if (kernelOnes) {
+      steps.add("`kernel b_g2_ones`");
     }
-    return Optional.empty();
+    if (cpuBG2) {
+      steps.add("`cpu b_g2_msm`");
+    }
+    return steps.isEmpty() ? "no b_g2 step" : "only " + String.join(" and ", steps);
   }
 
   private static Stage stage(String name, boolean kernel, Role role) {
@@ -390,17 +471,24 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       case EPILOGUE -> () -> {
         require(s.msm != null, "epilogue before msm");
         if (s.bG2 == null) {
-          require(bG2Mode == BG2.CPU, "epilogue before kernel b_g2_msm");
+          require(bG2Mode != BG2.GPU, "epilogue before kernel b_g2_msm");
           s.bG2 = join(s);
         }
-        timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, s.bG2, s.rng));
+        if (bG2Mode == BG2.SPLIT) {
+          require(s.bG2Ones != null, "epilogue before kernel b_g2_ones");
+        }
+        G2 bG2 = bG2Mode == BG2.SPLIT ? s.bG2Ones.add(s.bG2) : s.bG2; // split: the device's ones plus the host's tail
+        timed(name, () -> s.proof = Prover.epilogue(pk, s.msm, bG2, s.rng));
       };
-      case STAGE, H2D, NTT_H, MSM, NTT_MSM, B_G2_MSM_KERNEL -> throw new IllegalStateException("kernel stage " + name + " as a cpu step");
+      case STAGE, H2D, NTT_H, MSM, NTT_MSM, B_G2_MSM_KERNEL, B_G2_ONES -> throw new IllegalStateException("kernel stage " + name + " as a cpu step");
     };
     work.run();
   }
 
-  /** Synthesis of a partition (timed), with its G2 MSM started on a thread of its own. */
+  /**
+   * Synthesis of a partition (timed), with its G2 MSM started on a thread of its own: the whole of it with
+   * {@link BG2#CPU}, the full-scalar tail with {@link BG2#SPLIT} (both timed as b_g2_msm).
+   */
   private HostWork synthesize(Partition p) {
     long t0 = System.nanoTime();
     Witness w = circuit.witness(p.publicInputs(), p.privateSeeds());
@@ -411,7 +499,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     }
     Future<G2> bG2 = bG2Threads.submit(() -> {
       long t = System.nanoTime();
-      G2 r = Prover.bG2Msm(pk, w);
+      G2 r = bG2Mode == BG2.SPLIT ? Prover.bG2Tail(pk, w) : Prover.bG2Msm(pk, w);
       record(Stage.B_G2_MSM.stepName, t);
       return r;
     });
@@ -469,6 +557,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         msm(k, owner, buffers, s);
       };
       case B_G2_MSM_KERNEL -> () -> bG2OnDevice(k, owner, buffers, s);
+      case B_G2_ONES -> () -> bG2OnesOnDevice(k, owner, buffers, s);
       case SYNTHESIZE, B_G2_MSM, EPILOGUE -> throw new IllegalStateException("cpu stage " + name + " as a kernel");
     };
     return device.launch(owner, name, uses, work);
@@ -570,6 +659,23 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     timed(Stage.B_G2_MSM.stepName, () -> {
       kernels.writeG2Bases(g2, 0, pk.bG2Query());
       s.bG2 = kernels.g2Msm(owner, g2, 0, staged, 3 * n).result();
+    });
+  }
+
+  /**
+   * b_g2_ones on the device: the b_g2 query into the {@value #G2_BASES} buffer, the witness's 0/1 mask after it, and
+   * the G2 MSM of the two by the proving kernels, which is the sum of the bases whose scalar is 1 (cuzk's batch
+   * additions); the epilogue adds the host's tail to it.
+   */
+  private void bG2OnesOnDevice(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s) {
+    require(s.witness != null, "b_g2_ones before synthesize");
+    DeviceBuffer g2 = buffer(buffers, G2_BASES);
+    long basesBytes = (long) m * ProvingKernels.G2_AFFINE_BYTES;
+    int maskAt = Math.toIntExact(basesBytes / ProvingKernels.SCALAR_BYTES);
+    timed(Stage.B_G2_ONES.stepName, () -> {
+      kernels.writeG2Bases(g2, 0, pk.bG2Query());
+      kernels.writeScalars(g2, maskAt, Prover.bG2OnesMask(s.witness));
+      s.bG2Ones = kernels.g2Msm(owner, g2, 0, g2, maskAt).result();
     });
   }
 

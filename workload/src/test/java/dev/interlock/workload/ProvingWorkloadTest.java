@@ -2,6 +2,7 @@ package dev.interlock.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
@@ -18,10 +19,19 @@ import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.design.Role;
+import dev.interlock.prover.Prover;
+import dev.interlock.prover.Witness;
+import dev.interlock.prover.WitnessShape;
+import dev.interlock.prover.curve.G2;
+import dev.interlock.prover.curve.Msm;
+import dev.interlock.prover.field.Fr;
+import dev.interlock.prover.field.FrElement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** Real proofs behind a design's steps: they verify, and the device memory they take is the formula's. */
@@ -36,6 +46,11 @@ class ProvingWorkloadTest {
       parts.add(ProvingWorkload.Partition.random(i, CIRCUIT, rng.split()));
     }
     return run(design, workers, vram, parts, workload);
+  }
+
+  /** As {@link #run(String, int, long, List, ProvingWorkload)} with 1 GiB of vram; c names the circuit only for clarity. */
+  private static RunReport runOn(Circuit c, String design, int workers, List<ProvingWorkload.Partition> parts, ProvingWorkload workload) {
+    return run(design, workers, 1L << 30, parts, workload);
   }
 
   private static RunReport run(String design, int workers, long vram, List<ProvingWorkload.Partition> parts,
@@ -74,6 +89,100 @@ class ProvingWorkloadTest {
     }
     assertThat(w.stageMillis().get("b_g2_msm")).hasSize(3);
     assertThat(w.bytes(ProvingWorkload.G2_BASES, 1)).isEqualTo(w.g2BasesBytes());
+  }
+
+  private static final Circuit FILECOIN = Circuit.synthetic(new Circuit.Params(8, 2, 1, WitnessShape.filecoin(50_000)));
+  private static final Keys FILECOIN_KEYS = Setup.generate(FILECOIN, new SplittableRandom(9));
+
+  /** The proofs of a run, by partition index. */
+  private static Map<Integer, Proof> proofs(RunReport r) {
+    Map<Integer, Proof> out = new TreeMap<>();
+    for (JobResult j : r.results()) {
+      out.put(((ProvingWorkload.Partition) j.job().payload()).index(), (Proof) ((JobResult.Completed) j).value());
+    }
+    return out;
+  }
+
+  /**
+   * Split b_g2_msm under single-lock-g2-split gives the very proofs of the whole host b_g2_msm under single-lock (same
+   * seed: same randomizers), and they verify: with a filecoin witness (mostly 0/1: the device sums many ones) and a
+   * field witness (almost every scalar full-width: the host's tail is nearly the whole MSM).
+   */
+  @Test
+  void splitBG2GivesTheSameProofsAsTheHostsWholeMsmWithFilecoinAndFieldWitnesses() {
+    for (Circuit c : List.of(FILECOIN, CIRCUIT)) {
+      Keys keys = c == FILECOIN ? FILECOIN_KEYS : KEYS;
+      long seed = 11;
+      System.out.println("[interlock] split b_g2 test: " + c.params().witness() + ", seed " + seed + " (fixed), partitions seed 5");
+      List<ProvingWorkload.Partition> parts = new ArrayList<>();
+      SplittableRandom rng = new SplittableRandom(5);
+      for (int i = 0; i < 3; i++) {
+        parts.add(ProvingWorkload.Partition.random(i, c, rng.split()));
+      }
+      ProvingWorkload split = new ProvingWorkload(c, keys.pk(), CpuProvingKernels::new, seed, false, ProvingWorkload.BG2.SPLIT);
+      ProvingWorkload whole = new ProvingWorkload(c, keys.pk(), CpuProvingKernels::new, seed);
+      RunReport rs = runOn(c, "single-lock-g2-split", 2, parts, split);
+      RunReport rw = runOn(c, "single-lock", 2, parts, whole);
+      assertThat(rs.completed()).isEqualTo(3);
+      Map<Integer, Proof> ps = proofs(rs);
+      assertThat(ps).isEqualTo(proofs(rw));
+      for (ProvingWorkload.Partition p : parts) {
+        assertThat(Verifier.verify(keys.vk(), ps.get(p.index()), p.publicInputs())).as("partition %d", p.index()).isTrue();
+      }
+      assertThat(split.stageMillis()).containsOnlyKeys("synthesize", "stage", "ntt_h", "msm", "b_g2_ones", "b_g2_msm", "epilogue");
+      assertThat(split.stageMillis().get("b_g2_ones")).hasSize(3);
+      assertThat(split.stageMillis().get("b_g2_msm")).hasSize(3);
+      // ntt_msm holds staged and scratch; b_g2_ones, after scratch is freed, staged and g2_bases (m G2 points + m scalars)
+      assertThat(split.g2BasesBytes()).isEqualTo(c.numVariables() * (192L + 32));
+      assertThat(rs.memory().peakUsed()).isEqualTo(split.stagedBytes() + Math.max(split.scratchBytes(), split.g2BasesBytes()));
+      assertThat(split.gpuSectionOverHostBG2()).isPresent();
+      assertThat(whole.gpuSectionOverHostBG2()).isPresent();
+    }
+  }
+
+  /** The ones' sum and the host's tail add up to b_g2_msm, and a filecoin witness's mask has ones to sum and full scalars left. */
+  @Test
+  void onesMaskAndTailAddUpToTheWholeG2Msm() {
+    SplittableRandom rng = new SplittableRandom(21);
+    ProvingWorkload.Partition p = ProvingWorkload.Partition.random(0, FILECOIN, rng);
+    Witness w = FILECOIN.witness(p.publicInputs(), p.privateSeeds());
+    long[] mask = Prover.bG2OnesMask(w);
+    long[] canonical = Fr.toCanonical(mask, 0, w.size());
+    int ones = 0;
+    int full = 0;
+    for (int i = 0; i < w.size(); i++) {
+      boolean one = w.get(i).isOne();
+      assertThat(FrElement.read(mask, i)).isEqualTo(one ? FrElement.ONE : FrElement.ZERO);
+      ones += one ? 1 : 0;
+      full += !one && !w.get(i).isZero() ? 1 : 0;
+    }
+    assertThat(ones).as("ones in the filecoin witness").isGreaterThan(w.size() / 4);
+    assertThat(full).as("full-width scalars").isPositive();
+    G2 sum = Msm.msm(FILECOIN_KEYS.pk().bG2Query(), canonical).add(Prover.bG2Tail(FILECOIN_KEYS.pk(), w));
+    assertThat(sum).isEqualTo(Prover.bG2Msm(FILECOIN_KEYS.pk(), w));
+    assertThat(Prover.bG2Tail(FILECOIN_KEYS.pk(), w)).isNotEqualTo(Prover.bG2Msm(FILECOIN_KEYS.pk(), w));
+  }
+
+  /** Each --b-g2 mode refuses the designs whose b_g2 steps do not fit it, naming the steps it needs. */
+  @Test
+  void splitNeedsTheOnesKernelAndTheCpuJoinAndOtherModesRefuseTheOnesKernel() throws Exception {
+    Role single = TestDesigns.shipped("single-lock").role("gpu_worker").orElseThrow();
+    Role gpu = TestDesigns.shipped("single-lock-g2-gpu").role("gpu_worker").orElseThrow();
+    Role split = TestDesigns.shipped("single-lock-g2-split").role("gpu_worker").orElseThrow();
+    assertThat(ProvingWorkload.bG2Problem(split, ProvingWorkload.BG2.SPLIT)).isEmpty();
+    assertThat(ProvingWorkload.bG2Problem(single, ProvingWorkload.BG2.SPLIT)).get(STRING)
+        .contains("kernel b_g2_ones uses g2_bases").contains("only `cpu b_g2_msm`").contains("--b-g2 cpu")
+        .contains("designs/single-lock-g2-split.design");
+    assertThat(ProvingWorkload.bG2Problem(gpu, ProvingWorkload.BG2.SPLIT)).get(STRING)
+        .contains("only `kernel b_g2_msm`").contains("--b-g2 gpu");
+    Role onesOnly = DesignParser.parse("ones-only.design", "design d\nvram 1GiB\nrole w x1 jobs 1\n  cpu synthesize\n  alloc g2_bases 1MiB\n"
+        + "  kernel b_g2_ones uses g2_bases\n  free g2_bases\n  cpu epilogue\n").role("w").orElseThrow();
+    assertThat(ProvingWorkload.bG2Problem(onesOnly, ProvingWorkload.BG2.SPLIT)).get(STRING).contains("only `kernel b_g2_ones`")
+        .contains("`cpu b_g2_msm`");
+    assertThat(ProvingWorkload.bG2Problem(split, ProvingWorkload.BG2.CPU)).get(STRING).contains("--b-g2 split");
+    assertThat(ProvingWorkload.bG2Problem(split, ProvingWorkload.BG2.GPU)).get(STRING).contains("use --b-g2 split");
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1, false, ProvingWorkload.BG2.SPLIT);
+    assertThatThrownBy(() -> w.bind(single)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b_g2_ones");
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.interlock.prover.PartitionSizes;
 import dev.interlock.prover.Proof;
 import dev.interlock.prover.Setup;
 import dev.interlock.prover.Verifier;
+import dev.interlock.prover.WitnessShape;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
 import dev.interlock.workload.ProvingWorkload;
 import dev.interlock.impl.pipeline.Workload;
@@ -135,6 +136,26 @@ class ProvingGpuIT {
     Outcome o = prove(d, BUDGET, circuit, keys, SEED, 6, false, ProvingWorkload.BG2.GPU);
     assertThat(o.verified()).isEqualTo(6);
     assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(BUDGET);
+  }
+
+  /**
+   * b_g2_msm split as cuzk splits it: the ones' sum by the CUDA G2 MSM over the 0/1 mask at kernel b_g2_ones, the tail
+   * on the host; with a filecoin witness (many ones) and a field witness (almost all full-width), every proof verifies.
+   */
+  @Test
+  void splitBG2ProvesUnderTheSplitDesignWithFilecoinAndFieldWitnesses() {
+    Gpu.assumePresent();
+    int logN = Math.min(16, largestLogN(BUDGET));
+    System.out.println("[interlock] ProvingGpuIT (b_g2_msm split) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED
+        + "), n = 2^" + logN);
+    Design d = TestDesigns.shipped("single-lock-g2-split").withThreads("gpu_worker", 3);
+    for (WitnessShape shape : List.of(WitnessShape.filecoin(WitnessShape.DEFAULT_FILECOIN_FULL_PPM), WitnessShape.FIELD)) {
+      Circuit circuit = Circuit.synthetic(new Circuit.Params(logN, 2, 1, shape));
+      Keys keys = keys(circuit);
+      Outcome o = prove(d, BUDGET, circuit, keys, SEED, 6, false, ProvingWorkload.BG2.SPLIT);
+      assertThat(o.verified()).as("%s", shape).isEqualTo(6);
+      assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(BUDGET);
+    }
   }
 
   @Test
