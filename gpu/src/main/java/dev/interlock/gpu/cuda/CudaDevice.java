@@ -816,11 +816,22 @@ public final class CudaDevice implements Device, ProvingKernels {
     staging().upload(a.ptr().withByteOffset(at), bytes / Long.BYTES, fill, s);
     synchronized (this) {
       basesWritten.put(new BasesAt(dst.id(), at), new Written(group, count));
-      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id() && t.bases().byteOffset() == at);
-      // bases written over part of a table: that table is gone
-      tablesBuilt.entrySet().removeIf(e -> e.getKey().bufferId() == dst.id() && e.getKey().byteOffset() < at + bytes
-          && at < e.getKey().byteOffset() + (e.getValue().plan() == null ? 0 : e.getValue().plan().tableBytes()));
+      // a table is gone when these bytes cover its bases or any of it; tables elsewhere in dst stay
+      tablesBuilt.entrySet().removeIf(e -> {
+        BasesAt of = e.getValue().bases();
+        MsmPlan plan = e.getValue().plan();
+        boolean overBases = of.bufferId() == dst.id() && (of.byteOffset() == at
+            || overlaps(of.byteOffset(), plan == null ? 0 : (long) plan.n() * MsmGroup.G1.affineBytes(), at, bytes));
+        boolean overTable = e.getKey().bufferId() == dst.id()
+            && overlaps(e.getKey().byteOffset(), plan == null ? 0 : plan.tableBytes(), at, bytes);
+        return overBases || overTable;
+      });
     }
+  }
+
+  /** Whether the byte ranges [a, a + aBytes) and [b, b + bBytes) share a byte. */
+  private static boolean overlaps(long a, long aBytes, long b, long bBytes) {
+    return a < b + bBytes && b < a + aBytes;
   }
 
   @Override
