@@ -110,6 +110,12 @@ final class ProveCommand implements Callable<Integer> {
       + "designs/single-lock-g2-split.design). A design without the steps the mode needs is an input error.")
   String bG2 = "cpu";
 
+  @Option(names = "--msm-tables", paramLabel = "K", description = "Precomputed MSM tables of K copies of each G1 base (at least 2; "
+      + "the GPU uses at most one per window, e.g. 13 at 2^20): built once at the first msm step into the design's `buffer "
+      + "msm_tables SIZE`, which the msm or ntt_msm step must use and which must hold the key's 4 G1 base sets and their "
+      + "tables (checked: exit 2); every partition's G1 MSMs then use them. Default: off.")
+  Integer msmTables;
+
   @Option(names = "--witness", paramLabel = "KIND", description = "field (every private variable a full-width field element; "
       + "default) or filecoin (mostly 0/1, like the bit decompositions of Filecoin's circuits, with --full-scalars of them full-width). "
       + "The CPU's MSMs over a mostly 0/1 witness (b_g2_msm, and a, b_g1, l on the simulated device) are split into batch "
@@ -141,6 +147,12 @@ final class ProveCommand implements Callable<Integer> {
     ProvingWorkload.BG2 bG2Mode = bG2Mode();
     ProvingWorkload.bG2Problem(d.role(r).orElseThrow(), bG2Mode).ifPresent(problem -> {
       throw new CliError(designFile + ": --b-g2 " + bG2Mode.optionValue() + ": " + problem);
+    });
+    if (msmTables != null && msmTables < 2) {
+      throw new CliError("--msm-tables must be at least 2 (copies of each base), got " + msmTables);
+    }
+    ProvingWorkload.msmTablesRoleProblem(d.role(r).orElseThrow(), tableCopies()).ifPresent(problem -> {
+      throw new CliError(designFile + ": " + problem);
     });
     if (workers != null) {
       if (workers < 1) {
@@ -207,6 +219,17 @@ final class ProveCommand implements Callable<Integer> {
     }
   }
 
+  /** Bytes of the design's {@code buffer msm_tables} line; 0 when it has none. */
+  private static long declaredTablesBytes(Design d) {
+    return d.buffers().stream().filter(b -> b.name().equals(ProvingWorkload.MSM_TABLES)).mapToLong(b -> b.bytes()).findFirst()
+        .orElse(0);
+  }
+
+  /** Copies per base of the MSM tables --msm-tables asks for; 0 without tables. */
+  private int tableCopies() {
+    return msmTables == null ? 0 : msmTables;
+  }
+
   /** The --b-g2 option's mode. */
   private ProvingWorkload.BG2 bG2Mode() {
     for (ProvingWorkload.BG2 m : ProvingWorkload.BG2.values()) {
@@ -260,7 +283,10 @@ final class ProveCommand implements Callable<Integer> {
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
     try (ProvingWorkload workload = new ProvingWorkload(circuit, entry.keys().pk(), device -> kernels, s, reuseHostWork,
-        bG2Mode)) {
+        bG2Mode, tableCopies())) {
+      workload.msmTablesSizeProblem(declaredTablesBytes(d), kernels).ifPresent(problem -> {
+        throw new CliError(designFile + ": " + problem);
+      });
       return run(d, r, parts, workload, entry, kernels, out, s);
     }
   }
@@ -304,7 +330,8 @@ final class ProveCommand implements Callable<Integer> {
         reuseHostWork ? "; synthesize and b_g2_msm: the one run before the clock started" : "");
     workload.gpuSectionOverHostBG2().ifPresent(ratio -> out.printf(Locale.ROOT,
         "gpu_section_over_host_b_g2 %.2f (medians: %s over host b_g2_msm; above 1, one worker's host G2 MSM fits beside the "
-            + "next one's GPU section)%n", ratio, String.join(" + ", ProvingWorkload.GPU_SECTION_STAGES)));
+            + "next one's GPU section)%n", ratio, String.join(" + ", ProvingWorkload.GPU_SECTION_STAGES.stream()
+            .filter(workload.stageMillis()::containsKey).toList())));
     int verified = 0;
     int produced = 0;
     List<String> problems = new ArrayList<>();
@@ -334,6 +361,14 @@ final class ProveCommand implements Callable<Integer> {
         mib(workload.stagedBytes()), mib(workload.scratchBytes()));
     out.printf(Locale.ROOT, "wall      %.3f s, %.1f proofs per minute, kernel steps busy %.1f%% of the wall (union of kernel intervals)%n",
         report.seconds(), produced / report.seconds() * 60, 100 * KernelBusy.fraction(report.events(), report.seconds()));
+    if (workload.msmTableCopies() > 0) {
+      double build = workload.msmTablesBuildMillis();
+      double rest = report.seconds() - (Double.isNaN(build) ? 0 : build / 1e3);
+      out.printf(Locale.ROOT, "tables    %s: %d copies of each base of the 4 G1 base sets, %s with the bases, of %s declared; built "
+              + "once in %.1f ms at the first msm step (inside that step, not in the msm stage's times; the wall above includes it: "
+              + "without it about %.3f s, %.1f proofs per minute)%n", ProvingWorkload.MSM_TABLES, workload.msmTableCopies(),
+          mib(workload.msmTablesBytes(kernels)), Sizes.format(declaredTablesBytes(d)), build, rest, produced / rest * 60);
+    }
     List<String> holds = new ArrayList<>();
     LockHolds.of(report.events()).values().forEach(f -> holds.add(String.format(Locale.ROOT, "%s held %.1f ms, waited %.1f ms",
         f.lock(), f.medianHeld(), f.medianWaited())));

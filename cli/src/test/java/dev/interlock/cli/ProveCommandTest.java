@@ -126,6 +126,37 @@ class ProveCommandTest {
   }
 
   @Test
+  void msmTablesProveUnderADesignWhoseBufferHoldsThemAndAreInputErrorsOtherwise(@TempDir Path dir) throws Exception {
+    CliTest.Run r = CliTest.run("prove", "--msm-tables", "13", "--n", "2^6", "--partitions", "3", "--workers", "2", "--design",
+        "designs/reservation-msm-tables.design", "--keys", keys.toString(), "--seed", "7", "--no-timeline");
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("3/3 proofs verified")
+        .containsPattern("(?m)^tables +msm_tables: 13 copies of each base of the 4 G1 base sets, [0-9.]+ MiB \\([0-9]+ B\\) with the "
+            + "bases, of 5GiB declared; built once in [0-9.]+ ms .*without it about [0-9.]+ s, [0-9.]+ proofs per minute\\)$")
+        .containsPattern("(?m)^gpu_section_over_host_b_g2 [0-9.]+ \\(medians: stage \\+ ntt_h \\+ msm over host b_g2_msm;");
+    Path small = dir.resolve("small-tables.design");
+    Files.writeString(small, Files.readString(Path.of("designs/reservation-msm-tables.design"))
+        .replace("buffer msm_tables 5GiB", "buffer msm_tables 64KiB"));
+    CliTest.Run tooSmall = CliTest.run("prove", "--msm-tables", "13", "--n", "2^6", "--design", small.toString(), "--keys", keys.toString());
+    assertThat(tooSmall.status()).as(tooSmall.out() + tooSmall.err()).isEqualTo(2);
+    assertThat(tooSmall.err()).contains(small + ": buffer msm_tables is 65536 bytes").containsPattern("need [0-9]+ bytes")
+        .contains("MiB declared").doesNotContain("Exception");
+    CliTest.Run noBuffer = CliTest.run("prove", "--msm-tables", "13", "--n", "2^6", "--design", "designs/single-lock.design",
+        "--keys", keys.toString());
+    assertThat(noBuffer.status()).isEqualTo(2);
+    assertThat(noBuffer.err()).contains("designs/single-lock.design: role gpu_worker: --msm-tables 13: step `kernel ntt_msm uses staged "
+        + "scratch` does not use msm_tables").doesNotContain("Exception");
+    CliTest.Run off = CliTest.run("prove", "--n", "2^6", "--design", "designs/reservation-msm-tables.design", "--keys", keys.toString());
+    assertThat(off.status()).isEqualTo(2);
+    assertThat(off.err()).contains("designs/reservation-msm-tables.design: role gpu_worker: step `kernel ntt_msm uses staged scratch "
+        + "msm_tables` uses msm_tables, but MSM tables are off: run with --msm-tables K");
+    CliTest.Run one = CliTest.run("prove", "--msm-tables", "1", "--design", "designs/reservation-msm-tables.design", "--keys",
+        keys.toString());
+    assertThat(one.status()).isEqualTo(2);
+    assertThat(one.err()).contains("--msm-tables must be at least 2");
+  }
+
+  @Test
   void deviceOptionsAreCheckedAndAMissingGpuIsAnInputError() {
     CliTest.Run kind = CliTest.run("prove", "--device", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(kind.status()).isEqualTo(2);

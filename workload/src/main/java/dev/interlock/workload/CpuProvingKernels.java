@@ -33,6 +33,14 @@ public final class CpuProvingKernels implements ProvingKernels {
   private final Map<DeviceBuffer, Map<Long, G1Bases>> bases = new HashMap<>();
   /** G2 bases the host copied into each buffer, by byte offset. */
   private final Map<DeviceBuffer, Map<Long, G2Bases>> g2Bases = new HashMap<>();
+  /**
+   * Per table buffer and byte, the bases its MSM table was built for (their buffer, byte and points): the table's bytes
+   * are the design's, its contents are not computed (an MSM with it computes as one without).
+   */
+  private final Map<DeviceBuffer, Map<Long, TableFor>> tables = new HashMap<>();
+
+  /** The bases an MSM table was built for. */
+  private record TableFor(DeviceBuffer bases, long basesAt, G1Bases points) {}
 
   public CpuProvingKernels(Device device) {
     this.device = device;
@@ -69,6 +77,59 @@ public final class CpuProvingKernels implements ProvingKernels {
     }
     bases.computeIfAbsent(dst, k -> new HashMap<>()).put(at, points);
     g2Bases.computeIfPresent(dst, (k, m) -> { m.remove(at); return m; });
+    forgetTablesOf(dst, at);
+  }
+
+  /** Forgets the tables built for the bases at byte {@code at} of {@code b} (they were just rewritten). */
+  private void forgetTablesOf(DeviceBuffer b, long at) {
+    tables.values().forEach(m -> m.values().removeIf(t -> t.bases().equals(b) && t.basesAt() == at));
+  }
+
+  /** Records the table; checks the bases are there and that the table's bytes fit, as a device's build would. */
+  @Override
+  public KernelRun msmTable(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer table, long tableAt, int copies) {
+    return device.launch(owner, "msm_table", List.of(basesBuffer, table), () -> {
+      synchronized (this) {
+        G1Bases b = g1BasesAt(basesBuffer, basesAt);
+        long bytes = tableBytes(b.size(), copies);
+        if (tableAt < 0 || tableAt + bytes > table.bytes()) {
+          throw new IllegalArgumentException("an MSM table of " + b.size() + " bases, " + copies + " copies, at byte " + tableAt
+              + " needs " + (tableAt + bytes) + " bytes, buffer " + table.name() + " has " + table.bytes());
+        }
+        requireLive(table, "build a table in");
+        tables.computeIfAbsent(table, k -> new HashMap<>()).put(tableAt, new TableFor(basesBuffer, basesAt, b));
+      }
+    });
+  }
+
+  @Override
+  public MsmRun<G1> msm(String owner, DeviceBuffer basesBuffer, long basesAt, DeviceBuffer scalarsBuffer, int scalarsAt,
+      DeviceBuffer table, long tableAt) {
+    G1[] result = new G1[1];
+    KernelRun run = device.launch(owner, "msm", List.of(basesBuffer, scalarsBuffer, table), () -> {
+      G1Bases b;
+      synchronized (this) {
+        b = g1BasesAt(basesBuffer, basesAt);
+        requireLive(table, "read a table from");
+        TableFor t = tables.getOrDefault(table, Map.of()).get(tableAt);
+        if (t == null || !t.bases().equals(basesBuffer) || t.basesAt() != basesAt || t.points() != b) {
+          throw new IllegalStateException("buffer " + table.name() + " holds no MSM table at byte " + tableAt + " of the bases of "
+              + basesBuffer.name() + " at byte " + basesAt);
+        }
+      }
+      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
+      result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size()));
+    });
+    return MsmRun.of(run, () -> result[0]);
+  }
+
+  /** The G1 bases written at byte {@code at} of {@code b}. */
+  private G1Bases g1BasesAt(DeviceBuffer b, long at) {
+    G1Bases found = bases.getOrDefault(b, Map.of()).get(at);
+    if (found == null) {
+      throw new IllegalStateException("buffer " + b.name() + " holds no G1 bases at byte " + at);
+    }
+    return found;
   }
 
   @Override
@@ -80,6 +141,7 @@ public final class CpuProvingKernels implements ProvingKernels {
     }
     g2Bases.computeIfAbsent(dst, k -> new HashMap<>()).put(at, points);
     bases.computeIfPresent(dst, (k, m) -> { m.remove(at); return m; });
+    forgetTablesOf(dst, at);
   }
 
   /** The G2 MSM with blst on the host's cores, split as the prover's b_g2_msm splits it when mostly 0/1. */
@@ -152,6 +214,8 @@ public final class CpuProvingKernels implements ProvingKernels {
     scalars.keySet().removeIf(k -> !device.isLive(k));
     bases.keySet().removeIf(k -> !device.isLive(k));
     g2Bases.keySet().removeIf(k -> !device.isLive(k));
+    tables.keySet().removeIf(k -> !device.isLive(k));
+    tables.values().forEach(m -> m.values().removeIf(t -> !device.isLive(t.bases())));
     if (b == null || !device.isLive(b)) {
       throw new BufferNotLiveException(ViolationKind.USE_AFTER_FREE, what + " a buffer that is not live: " + b);
     }

@@ -88,6 +88,24 @@ public final class FaultyProvingKernels implements ProvingKernels {
   }
 
   @Override
+  public long tableBytes(int count, int copies) {
+    return kernels.tableBytes(count, copies);
+  }
+
+  @Override
+  public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, long tableAt, int copies) {
+    return device.launchWith("msm_table", () -> kernels.msmTable(owner, device.resolve(bases, "msm_table"), basesAt,
+        device.resolve(table, "msm_table"), tableAt, copies));
+  }
+
+  @Override
+  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table,
+      long tableAt) {
+    return launchMsm("msm", () -> kernels.msm(owner, device.resolve(bases, "msm"), basesAt, device.resolve(scalars, "msm"),
+        scalarsAt, device.resolve(table, "msm"), tableAt));
+  }
+
+  @Override
   public MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     return launchMsm("g2_msm", () -> kernels.g2Msm(owner, device.resolve(bases, "g2_msm"), basesAt,
         device.resolve(scalars, "g2_msm"), scalarsAt));

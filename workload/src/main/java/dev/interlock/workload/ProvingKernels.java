@@ -72,6 +72,35 @@ public interface ProvingKernels {
    */
   MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt);
 
+  /**
+   * Bytes of the MSM table {@link #msmTable} builds for {@code count} G1 bases with up to {@code copies} copies of each
+   * (the bases themselves are copy 0 and take no table bytes): (copies - 1)·count·96 unless the kernels use fewer
+   * copies. Device memory a design must hold for as long as the table is used.
+   */
+  default long tableBytes(int count, int copies) {
+    if (copies < 1 || count < 0) {
+      throw new IllegalArgumentException("an MSM table of " + count + " bases needs at least one copy, got " + copies);
+    }
+    return (long) (copies - 1) * count * G1_AFFINE_BYTES;
+  }
+
+  /**
+   * Launches the build of an MSM table: into byte {@code tableAt} of {@code table}, the precomputed copies of the G1
+   * bases written at byte {@code basesAt} of {@code bases} that {@link #msm(String, DeviceBuffer, long, DeviceBuffer, int,
+   * DeviceBuffer, long)} reads; a proving key's one-time work. Rewriting those bases or freeing either buffer forgets it.
+   *
+   * @throws BufferNotLiveException (USE_AFTER_FREE) when a buffer is not live
+   */
+  KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, long tableAt, int copies);
+
+  /**
+   * As {@link #msm(String, DeviceBuffer, long, DeviceBuffer, int)} with the table {@link #msmTable} built for those bases
+   * at byte {@code tableAt} of {@code table}: the same value, computed with fewer additions per scalar.
+   *
+   * @throws IllegalStateException when no table of these bases is there
+   */
+  MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table, long tableAt);
+
   /** Copies G2 bases (affine points) from the host into {@code dst} at byte offset {@code at}. */
   void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases);
 

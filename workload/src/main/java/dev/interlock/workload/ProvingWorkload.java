@@ -19,6 +19,7 @@ import dev.interlock.prover.ProvingKey;
 import dev.interlock.prover.Synthesized;
 import dev.interlock.prover.Witness;
 import dev.interlock.prover.curve.G1;
+import dev.interlock.prover.curve.G1Bases;
 import dev.interlock.prover.curve.G2;
 import dev.interlock.prover.field.Fr;
 import dev.interlock.prover.field.FrElement;
@@ -154,9 +155,20 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
    */
   public static final String G2_BASES = "g2_bases";
 
+  /**
+   * The device buffer (a design's {@code buffer msm_tables SIZE}, live for the whole run) that holds, with {@code prove
+   * --msm-tables K}, the key's four G1 base sets (a, b_g1, l, h) and each one's MSM table, built once at first use.
+   */
+  public static final String MSM_TABLES = "msm_tables";
+
   private final Circuit circuit;
   private final ProvingKey pk;
   private final BG2 bG2Mode;
+  /** Copies of each G1 base in the MSM tables (0: no tables, the MSMs read the staged bases). */
+  private final int tableCopies;
+  /** The msm_tables buffers whose tables are built (one per device in practice); guarded by itself. */
+  private final Map<DeviceBuffer, Boolean> tablesBuilt = new IdentityHashMap<>();
+  private volatile double tablesBuildMillis = Double.NaN;
   /** The kernels on a device, asked once per device the engine runs this workload on. */
   private final Function<Device, ProvingKernels> kernelsOn;
   private final Map<Device, ProvingKernels> kernels = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -210,7 +222,22 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
    */
   public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed,
       boolean reuseHostWork, BG2 bG2) {
+    this(circuit, pk, kernelsOn, seed, reuseHostWork, bG2, 0);
+  }
+
+  /**
+   * As {@link #ProvingWorkload(Circuit, ProvingKey, Function, long, boolean, BG2)}; with {@code msmTableCopies} of 2 or
+   * more, the G1 MSMs use precomputed tables of that many copies of each base, held with the bases in the design's
+   * {@value #MSM_TABLES} buffer (built at the first msm step; the staged buffer then holds no bases), and {@link #bind}
+   * accepts only roles whose msm steps use that buffer. 0: no tables.
+   */
+  public ProvingWorkload(Circuit circuit, ProvingKey pk, Function<Device, ProvingKernels> kernelsOn, long seed,
+      boolean reuseHostWork, BG2 bG2, int msmTableCopies) {
     this.bG2Mode = Objects.requireNonNull(bG2, "bG2");
+    if (msmTableCopies != 0 && msmTableCopies < 2) {
+      throw new IllegalArgumentException("MSM tables need at least 2 copies of each base (0: no tables), got " + msmTableCopies);
+    }
+    this.tableCopies = msmTableCopies;
     if (!pk.params().equals(circuit.params())) {
       throw new IllegalArgumentException("proving key is for " + pk.params() + ", circuit is " + circuit.params());
     }
@@ -309,9 +336,101 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     }
   }
 
-  /** Bytes of the staged buffer: a, b, c, witness and the G1 queries. */
+  /** Bytes of the staged buffer: a, b, c, witness and the G1 queries (without MSM tables; with them, no queries). */
   public long stagedBytes() {
-    return sizes.totalBytes() - sizes.hScratchBytes();
+    return tableCopies > 0 ? (3L * n + m) * ProvingKernels.SCALAR_BYTES : sizes.totalBytes() - sizes.hScratchBytes();
+  }
+
+  /** Copies of each base in the MSM tables; 0 without tables. */
+  public int msmTableCopies() {
+    return tableCopies;
+  }
+
+  /** The key's four G1 base sets, in the order of the MSMs and of the msm_tables layout: a, b_g1, l, h. */
+  private List<G1Bases> g1Sets() {
+    return List.of(pk.aQuery(), pk.bG1Query(), pk.lQuery(), pk.hQuery());
+  }
+
+  /**
+   * Where each base set and its table lie in the {@value #MSM_TABLES} buffer, set by set: the bases (96 bytes each),
+   * then their table ({@link ProvingKernels#tableBytes}); {@code bytes} is the end of the last.
+   */
+  private record TableLayout(long[] basesAt, long[] tableAt, long bytes) {
+    TableLayout {
+      if (basesAt.length != tableAt.length || bytes < 0) {
+        throw new IllegalArgumentException("a table layout needs one table per base set and a size, got " + basesAt.length
+            + " and " + tableAt.length + ", " + bytes + " bytes");
+      }
+    }
+  }
+
+  private TableLayout tableLayout(ProvingKernels kernels) {
+    List<G1Bases> sets = g1Sets();
+    long[] basesAt = new long[sets.size()];
+    long[] tableAt = new long[sets.size()];
+    long at = 0;
+    for (int i = 0; i < sets.size(); i++) {
+      basesAt[i] = at;
+      at += (long) sets.get(i).size() * ProvingKernels.G1_AFFINE_BYTES;
+      tableAt[i] = at;
+      at += kernels.tableBytes(sets.get(i).size(), tableCopies);
+    }
+    return new TableLayout(basesAt, tableAt, at);
+  }
+
+  /** Bytes the {@value #MSM_TABLES} buffer needs on {@code kernels}' device: the four base sets and their tables. */
+  public long msmTablesBytes(ProvingKernels kernels) {
+    return tableCopies > 0 ? tableLayout(kernels).bytes() : 0;
+  }
+
+  /** Milliseconds the MSM tables took to build (bases written and tables built, once per key), or NaN if not built. */
+  public double msmTablesBuildMillis() {
+    return tablesBuildMillis;
+  }
+
+  /**
+   * Why a role's msm steps do not fit the tables setting, if they do not: with tables every {@code kernel msm} or
+   * {@code kernel ntt_msm} must use the {@value #MSM_TABLES} buffer (so the model sees the MSM reading it), without
+   * them none may (the design would hold a buffer nothing fills).
+   */
+  public static Optional<String> msmTablesRoleProblem(Role role, int copies) {
+    for (Step step : Steps.flatten(role.body())) {
+      if (step instanceof Kernel k && (k.name().equals(Stage.MSM.stepName) || k.name().equals(Stage.NTT_MSM.stepName))) {
+        boolean uses = k.uses().contains(MSM_TABLES);
+        if (copies > 0 && !uses) {
+          return Optional.of("role " + role.name() + ": --msm-tables " + copies + ": step `" + k.text() + "` does not use "
+              + MSM_TABLES + "; the MSMs read their tables there, so the step needs `uses ... " + MSM_TABLES + "` and the design "
+              + "a `buffer " + MSM_TABLES + " SIZE` (e.g. designs/reservation-msm-tables.design)");
+        }
+        if (copies == 0 && uses) {
+          return Optional.of("role " + role.name() + ": step `" + k.text() + "` uses " + MSM_TABLES + ", but MSM tables are off: "
+              + "run with --msm-tables K (e.g. 13 at 2^20) or use a design whose msm steps do not use " + MSM_TABLES);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why a {@value #MSM_TABLES} buffer of {@code declaredBytes} (0: none declared) cannot hold this key's tables on
+   * {@code kernels}' device, if it cannot: the one size check, for prove's input check and for the build.
+   */
+  public Optional<String> msmTablesSizeProblem(long declaredBytes, ProvingKernels kernels) {
+    if (tableCopies == 0) {
+      return Optional.empty();
+    }
+    long need = msmTablesBytes(kernels);
+    if (declaredBytes == 0) {
+      return Optional.of("--msm-tables " + tableCopies + " needs a design line `buffer " + MSM_TABLES + " SIZE` of at least "
+          + need + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f MiB", need / 1048576.0) + "): the key's 4 G1 base sets "
+          + "and their tables, device memory for the whole run");
+    }
+    if (declaredBytes < need) {
+      return Optional.of("buffer " + MSM_TABLES + " is " + declaredBytes + " bytes, the key's 4 G1 base sets and their tables of "
+          + tableCopies + " copies need " + need + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f MiB needed, %.1f MiB declared",
+          need / 1048576.0, declaredBytes / 1048576.0) + "): declare a larger buffer or use fewer copies");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -384,7 +503,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         stage(k.name(), true, role);
       }
     }
-    bG2Problem(role, bG2Mode).ifPresent(problem -> {
+    bG2Problem(role, bG2Mode).or(() -> msmTablesRoleProblem(role, tableCopies)).ifPresent(problem -> {
       throw new IllegalArgumentException(problem);
     });
   }
@@ -610,10 +729,12 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       s.witness.get(i).writeTo(w, i);
     }
     kernels.writeScalars(staged, 3 * n, w);
-    kernels.writeBases(staged, aOffset(), pk.aQuery());
-    kernels.writeBases(staged, bOffset(), pk.bG1Query());
-    kernels.writeBases(staged, lOffset(), pk.lQuery());
-    kernels.writeBases(staged, hOffset(), pk.hQuery());
+    if (tableCopies == 0) { // with tables the bases are resident in msm_tables
+      kernels.writeBases(staged, aOffset(), pk.aQuery());
+      kernels.writeBases(staged, bOffset(), pk.bG1Query());
+      kernels.writeBases(staged, lOffset(), pk.lQuery());
+      kernels.writeBases(staged, hOffset(), pk.hQuery());
+    }
     s.staged = true;
   }
 
@@ -684,6 +805,10 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     require(s.hOnDevice, "msm before ntt_h");
     DeviceBuffer staged = buffer(buffers, "staged");
     DeviceBuffer scratch = buffer(buffers, "scratch");
+    if (tableCopies > 0) {
+      msmWithTables(kernels, owner, buffers, s, staged, scratch);
+      return;
+    }
     timed(Stage.MSM.stepName, () -> {
       G1 a = kernels.msm(owner, staged, aOffset(), staged, 3 * n).result();
       G1 bG1 = kernels.msm(owner, staged, bOffset(), staged, 3 * n).result();
@@ -691,5 +816,46 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
       G1 h = kernels.msm(owner, staged, hOffset(), scratch, 0).result();
       s.msm = new MsmResults(a, bG1, l, h);
     });
+  }
+
+  /** msm with tables: the four G1 MSMs over the bases and tables resident in msm_tables, built first if they are not yet. */
+  private void msmWithTables(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s, DeviceBuffer staged,
+      DeviceBuffer scratch) {
+    DeviceBuffer tables = buffer(buffers, MSM_TABLES);
+    TableLayout layout = buildTables(kernels, owner, tables);
+    int[] scalarsAt = {3 * n, 3 * n, 3 * n + circuit.publicInputs() + 1, 0};
+    DeviceBuffer[] scalars = {staged, staged, staged, scratch};
+    timed(Stage.MSM.stepName, () -> {
+      G1[] r = new G1[4];
+      for (int i = 0; i < 4; i++) {
+        r[i] = kernels.msm(owner, tables, layout.basesAt()[i], scalars[i], scalarsAt[i], tables, layout.tableAt()[i]).result();
+      }
+      s.msm = new MsmResults(r[0], r[1], r[2], r[3]);
+    });
+  }
+
+  /**
+   * The key's G1 bases written into {@code tables} and their MSM tables built there, once per buffer (the first msm step
+   * to get here builds them, the others wait), timed apart from the msm stage; refuses a buffer too small for them.
+   */
+  private TableLayout buildTables(ProvingKernels kernels, String owner, DeviceBuffer tables) {
+    TableLayout layout = tableLayout(kernels);
+    synchronized (tablesBuilt) {
+      if (tablesBuilt.containsKey(tables)) {
+        return layout;
+      }
+      msmTablesSizeProblem(tables.bytes(), kernels).ifPresent(problem -> {
+        throw new IllegalStateException(problem);
+      });
+      long t = System.nanoTime();
+      List<G1Bases> sets = g1Sets();
+      for (int i = 0; i < sets.size(); i++) {
+        kernels.writeBases(tables, layout.basesAt()[i], sets.get(i));
+        kernels.msmTable(owner, tables, layout.basesAt()[i], tables, layout.tableAt()[i], tableCopies).await();
+      }
+      tablesBuildMillis = (System.nanoTime() - t) / 1e6;
+      tablesBuilt.put(tables, true);
+      return layout;
+    }
   }
 }

@@ -80,6 +80,41 @@ class CpuProvingKernelsTest {
     assertThatThrownBy(() -> kernels.writeG2Bases(b, 0, bases)).isInstanceOf(BufferNotLiveException.class);
   }
 
+  /** Two base sets and their tables in one buffer: each MSM with its table is the plain MSM; a rewritten set forgets only its own. */
+  @Test
+  void msmWithATableAtAnOffsetMatchesThePlainMsmAndRewrittenBasesForgetOnlyTheirTable() {
+    SplittableRandom rng = new SplittableRandom(SEED);
+    int n = 20;
+    List<G1> pts = new ArrayList<>();
+    for (int i = 0; i < 2 * n; i++) {
+      pts.add(G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE))));
+    }
+    G1Bases first = G1Bases.of(pts.subList(0, n));
+    G1Bases second = G1Bases.of(pts.subList(n, 2 * n));
+    int copies = 4;
+    long setBytes = n * ProvingKernels.G1_AFFINE_BYTES + kernels.tableBytes(n, copies);
+    assertThat(kernels.tableBytes(n, copies)).isEqualTo(3L * n * 96);
+    DeviceBuffer t = device.allocate("w#0", "msm_tables", 2 * setBytes, false);
+    DeviceBuffer s = device.allocate("w#0", "scalars", n * ProvingKernels.SCALAR_BYTES, false);
+    long[] scalars = Fr.randomVector(rng, n);
+    kernels.writeScalars(s, 0, scalars);
+    kernels.writeBases(t, 0, first);
+    kernels.writeBases(t, setBytes, second);
+    assertThatThrownBy(() -> kernels.msm("w#0", t, 0, s, 0, t, n * 96L).result()).hasMessageContaining("holds no MSM table");
+    kernels.msmTable("w#0", t, 0, t, n * 96L, copies).await();
+    kernels.msmTable("w#0", t, setBytes, t, setBytes + n * 96L, copies).await();
+    long[] canonical = Fr.toCanonical(scalars, 0, n);
+    assertThat(kernels.msm("w#0", t, 0, s, 0, t, n * 96L).result()).isEqualTo(Msm.msm(first, canonical));
+    assertThat(kernels.msm("w#0", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(Msm.msm(second, canonical));
+    assertThatThrownBy(() -> kernels.msm("w#0", t, 0, s, 0, t, setBytes + n * 96L).result()).as("the other set's table")
+        .hasMessageContaining("holds no MSM table");
+    assertThatThrownBy(() -> kernels.msmTable("w#0", t, setBytes, t, setBytes + n * 96L + 1, copies).await())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has " + 2 * setBytes);
+    kernels.writeBases(t, 0, second);
+    assertThatThrownBy(() -> kernels.msm("w#0", t, 0, s, 0, t, n * 96L).result()).hasMessageContaining("holds no MSM table");
+    assertThat(kernels.msm("w#0", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(Msm.msm(second, canonical));
+  }
+
   @Test
   void quotientKernelGivesTheProversH() {
     SplittableRandom rng = new SplittableRandom(SEED);

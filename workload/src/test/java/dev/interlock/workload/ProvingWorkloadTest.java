@@ -185,6 +185,85 @@ class ProvingWorkloadTest {
     assertThatThrownBy(() -> w.bind(single)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("b_g2_ones");
   }
 
+  private static final long TABLES_CARD = 6L << 30;
+
+  /** Runs 3 partitions (seed 5) under {@code d}, 2 workers, on a simulated card of TABLES_CARD bytes. */
+  private static RunReport runTables(Design d, ProvingWorkload w) {
+    SplittableRandom rng = new SplittableRandom(5);
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      parts.add(ProvingWorkload.Partition.random(i, CIRCUIT, rng.split()));
+    }
+    try (SimulatedDevice device = new SimulatedDevice(TABLES_CARD)) {
+      return new Engine(device, StepGate.FREE).start(d.withThreads("gpu_worker", 2), d.name(),
+          r -> new InterpretedPipeline(r, false, w), Map.of("gpu_worker", parts)).await();
+    }
+  }
+
+  /**
+   * With MSM tables the G1 MSMs read the bases and tables resident in msm_tables (built once), staged holds no bases,
+   * and the proofs are those of the run without tables (same seed), and verify.
+   */
+  @Test
+  void msmTablesAreBuiltOnceInTheDesignsBufferAndGiveTheSameProofs() {
+    Design d = TestDesigns.shipped("reservation-msm-tables");
+    ProvingWorkload tables = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, false, ProvingWorkload.BG2.CPU, 13);
+    ProvingWorkload plain = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4);
+    RunReport rt = runTables(d, tables);
+    assertThat(rt.completed()).as(rt.results().toString()).isEqualTo(3);
+    Map<Integer, Proof> pt = proofs(rt);
+    RunReport rp = runTables(TestDesigns.shipped("reservation").withVram(TABLES_CARD), plain);
+    assertThat(rp.completed()).isEqualTo(3);
+    assertThat(pt).isEqualTo(proofs(rp));
+    SplittableRandom rng = new SplittableRandom(5);
+    for (int i = 0; i < 3; i++) {
+      ProvingWorkload.Partition p = ProvingWorkload.Partition.random(i, CIRCUIT, rng.split());
+      assertThat(Verifier.verify(KEYS.vk(), pt.get(i), p.publicInputs())).as("partition %d", i).isTrue();
+    }
+    int m = CIRCUIT.numVariables();
+    int n = CIRCUIT.size();
+    long setsBytes = (2L * m + (m - 3) + (n - 1)) * 96; // a, b_g1: m bases; l: the private ones; h: n - 1
+    assertThat(tables.msmTablesBytes(new CpuProvingKernels(new SimulatedDevice(1)))).isEqualTo(13 * setsBytes);
+    assertThat(tables.stagedBytes()).isEqualTo((3L * n + m) * 32).isLessThan(plain.stagedBytes());
+    assertThat(tables.msmTablesBuildMillis()).isNotNaN();
+    // the tables' 5 GiB are device memory for the whole run, beside each worker's partition
+    assertThat(rt.memory().peakUsed()).isGreaterThan(5L << 30).isLessThanOrEqualTo((5L << 30) + 2 * (tables.stagedBytes()
+        + tables.scratchBytes()));
+  }
+
+  /** The size check names the buffer and the bytes needed against those declared; a run with a too small buffer fails at msm. */
+  @Test
+  void aTablesBufferTooSmallForTheKeyIsRefused() throws Exception {
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, false, ProvingWorkload.BG2.CPU, 4);
+    CpuProvingKernels k = new CpuProvingKernels(new SimulatedDevice(1));
+    long need = w.msmTablesBytes(k);
+    assertThat(w.msmTablesSizeProblem(need, k)).isEmpty();
+    assertThat(w.msmTablesSizeProblem(need - 1, k)).get(STRING).contains("buffer msm_tables is " + (need - 1) + " bytes")
+        .contains("need " + need + " bytes");
+    assertThat(w.msmTablesSizeProblem(0, k)).get(STRING).contains("needs a design line `buffer msm_tables SIZE`");
+    String text = java.nio.file.Files.readString(TestDesigns.path("reservation-msm-tables")).replace("buffer msm_tables 5GiB",
+        "buffer msm_tables " + (need - 1) + "B");
+    RunReport r = runTables(DesignParser.parse("small-tables.design", text), w);
+    assertThat(r.completed()).isZero();
+    assertThat(r.results().toString()).contains("need " + need + " bytes");
+  }
+
+  /** With tables the msm steps must use msm_tables; without, none may. */
+  @Test
+  void tablesNeedAnMsmStepThatUsesTheBufferAndNoTablesRefusesOne() {
+    Role plain = TestDesigns.shipped("reservation").role("gpu_worker").orElseThrow();
+    Role tables = TestDesigns.shipped("reservation-msm-tables").role("gpu_worker").orElseThrow();
+    assertThat(ProvingWorkload.msmTablesRoleProblem(tables, 13)).isEmpty();
+    assertThat(ProvingWorkload.msmTablesRoleProblem(plain, 0)).isEmpty();
+    assertThat(ProvingWorkload.msmTablesRoleProblem(plain, 13)).get(STRING).contains("--msm-tables 13: step `kernel ntt_msm uses "
+        + "staged scratch` does not use msm_tables");
+    assertThat(ProvingWorkload.msmTablesRoleProblem(tables, 0)).get(STRING).contains("MSM tables are off: run with --msm-tables K");
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, false, ProvingWorkload.BG2.CPU, 13);
+    assertThatThrownBy(() -> w.bind(plain)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not use msm_tables");
+    assertThatThrownBy(() -> new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 4, false, ProvingWorkload.BG2.CPU, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 2 copies");
+  }
+
   @Test
   void bG2WhereTheDesignDoesNotPutItIsRefusedAtBind() {
     ProvingWorkload gpu = new ProvingWorkload(CIRCUIT, KEYS.pk(), CpuProvingKernels::new, 1, false, ProvingWorkload.BG2.GPU);

@@ -119,8 +119,8 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
   private final Map<CUstream, CUevent> lastFree = new HashMap<>();
   private final Map<BasesAt, Written> basesWritten = new HashMap<>();
-  /** Per buffer id, the MSM table built in it (see {@link #msmTable}); dropped when its bases are written or freed. */
-  private final Map<Long, TableOf> tablesBuilt = new HashMap<>();
+  /** Per place (buffer id, byte), the MSM table built there (see {@link #msmTable}); dropped when its bases are written or freed. */
+  private final Map<BasesAt, TableOf> tablesBuilt = new HashMap<>();
   private final LongAdder kernelNanos = new LongAdder();
   /** Timing events handed back after use, so that a launch records two events without creating them. */
   private final Deque<CUevent> timingEvents = new ArrayDeque<>();
@@ -494,7 +494,7 @@ public final class CudaDevice implements Device, ProvingKernels {
     synchronized (this) {
       Block b = buffers.remove(buffer);
       basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
-      tablesBuilt.keySet().remove(buffer.id());
+      tablesBuilt.keySet().removeIf(k -> k.bufferId() == buffer.id());
       tablesBuilt.values().removeIf(t -> t.bases().bufferId() == buffer.id());
       try {
         if (buffer.async()) {
@@ -816,16 +816,29 @@ public final class CudaDevice implements Device, ProvingKernels {
     staging().upload(a.ptr().withByteOffset(at), bytes / Long.BYTES, fill, s);
     synchronized (this) {
       basesWritten.put(new BasesAt(dst.id(), at), new Written(group, count));
-      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == dst.id());
-      tablesBuilt.keySet().remove(dst.id());
+      // a table is gone when these bytes cover its bases or any of it; tables elsewhere in dst stay
+      tablesBuilt.entrySet().removeIf(e -> {
+        BasesAt of = e.getValue().bases();
+        MsmPlan plan = e.getValue().plan();
+        boolean overBases = of.bufferId() == dst.id() && (of.byteOffset() == at
+            || overlaps(of.byteOffset(), plan == null ? 0 : (long) plan.n() * MsmGroup.G1.affineBytes(), at, bytes));
+        boolean overTable = e.getKey().bufferId() == dst.id()
+            && overlaps(e.getKey().byteOffset(), plan == null ? 0 : plan.tableBytes(), at, bytes);
+        return overBases || overTable;
+      });
     }
+  }
+
+  /** Whether the byte ranges [a, a + aBytes) and [b, b + bBytes) share a byte. */
+  private static boolean overlaps(long a, long aBytes, long b, long bBytes) {
+    return a < b + bBytes && b < a + aBytes;
   }
 
   @Override
   public MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G2);
     G2[] result = {G2.identity()};
-    StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null,
+    StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null, 0,
         sums -> result[0] = Kernels.g2MsmResult(MsmPlan.g2(count), sums), G2Limbs.JACOBIAN_LONGS);
     return MsmRun.of(run, () -> result[0]);
   }
@@ -895,7 +908,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   @Override
   public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G1);
-    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null);
+    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null, 0);
   }
 
   /**
@@ -903,16 +916,23 @@ public final class CudaDevice implements Device, ProvingKernels {
    * window's digits index a precomputed copy of the bases, so all windows share a bucket set, and a wider window pays.
    */
   public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
+    return msm(owner, bases, basesAt, scalars, scalarsAt, table, 0);
+  }
+
+  /** As {@link #msm(String, DeviceBuffer, long, DeviceBuffer, int, DeviceBuffer)} with the table at byte {@code tableAt}. */
+  @Override
+  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table,
+      long tableAt) {
     int count = basesCount(bases, basesAt, MsmGroup.G1);
     TableOf t;
     synchronized (this) {
-      t = tablesBuilt.get(table.id());
+      t = tablesBuilt.get(new BasesAt(table.id(), tableAt));
     }
     if (t == null || !t.bases().equals(new BasesAt(bases.id(), basesAt)) || (t.plan() == null ? count != 0 : t.plan().n() != count)) {
-      throw new IllegalStateException("buffer " + table.name() + " holds no MSM table of the " + count + " bases of "
-          + bases.name() + " at byte " + basesAt);
+      throw new IllegalStateException("buffer " + table.name() + " holds no MSM table at byte " + tableAt + " of the " + count
+          + " bases of " + bases.name() + " at byte " + basesAt);
     }
-    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : t.plan(), table);
+    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : t.plan(), table, tableAt);
   }
 
   /** How many bases of {@code group} {@link #writeBases} or {@link #writeG2Bases} wrote at basesAt of bases. */
@@ -934,20 +954,20 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   /** The G1 MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
   private MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
-      DeviceBuffer table) {
+      DeviceBuffer table, long tableAt) {
     G1[] result = {G1.identity()};
-    StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table,
+    StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table, tableAt,
         sums -> result[0] = Kernels.msmResult(plan, sums), G1Limbs.JACOBIAN_LONGS);
     return MsmRun.of(run, () -> result[0]);
   }
 
   /**
    * The MSM {@code name} (msm or g2_msm, as the log and the timings name it) by {@code plan} (null: no points, nothing
-   * enqueued) in the plan's group, reading the table buffer when there
+   * enqueued) in the plan's group, reading the table at byte {@code tableAt} of the table buffer when there
    * is one; once the stream is synchronized, {@code atEnd} gets the set sums read back ({@code jacobianLongs} a point).
    */
   private StreamRun groupMsm(String name, String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt,
-      MsmPlan plan, DeviceBuffer table, java.util.function.Consumer<long[]> atEnd, int jacobianLongs) {
+      MsmPlan plan, DeviceBuffer table, long tableAt, java.util.function.Consumer<long[]> atEnd, int jacobianLongs) {
     CUstream s = bind();
     List<Allocation> a = startKernel(owner, name, table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
     if (plan == null) {
@@ -957,6 +977,9 @@ public final class CudaDevice implements Device, ProvingKernels {
     CUdeviceptr arena;
     try {
       requireFits(scalars, scalarsAt * SCALAR_BYTES, count * SCALAR_BYTES, "an MSM of " + count + " scalars");
+      if (table != null) {
+        requireFits(table, tableAt, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
+      }
       if (plan.scratchBytes() > scratch.arenaBytes()) {
         throw new IllegalStateException("an MSM of " + count + " points needs " + plan.scratchBytes()
             + " bytes of scratch, the arenas have " + scratch.arenaBytes() + " (" + scratch + ")");
@@ -966,7 +989,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       endKernel();
       throw e;
     }
-    CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr();
+    CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr().withByteOffset(tableAt);
     return enqueued(name, s, a,
         () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
             a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
@@ -983,6 +1006,12 @@ public final class CudaDevice implements Device, ProvingKernels {
     return count == 0 ? 0 : MsmPlan.withTable(count, copies).tableBytes();
   }
 
+  /** The plan's bytes ({@link #msmTableBytes(int, int)}): fewer copies than asked where fewer serve the same windows. */
+  @Override
+  public long tableBytes(int count, int copies) {
+    return msmTableBytes(count, copies);
+  }
+
   /**
    * Builds into {@code table} (a buffer of at least {@link #msmTableBytes} bytes, which the caller owns and frees) the
    * precomputed shifted copies of the bases at {@code basesAt} that {@link #msm(String, DeviceBuffer, long, DeviceBuffer,
@@ -990,22 +1019,28 @@ public final class CudaDevice implements Device, ProvingKernels {
    * either buffer, forgets the table.
    */
   public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, int copies) {
+    return msmTable(owner, bases, basesAt, table, 0, copies);
+  }
+
+  /** As {@link #msmTable(String, DeviceBuffer, long, DeviceBuffer, int)} into byte {@code tableAt} of {@code table}. */
+  @Override
+  public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, long tableAt, int copies) {
     int count = basesCount(bases, basesAt, MsmGroup.G1);
     MsmPlan plan = count == 0 ? null : MsmPlan.withTable(count, copies);
     CUstream s = bind();
     List<Allocation> a = startKernel(owner, "msm_table", List.of(bases, table), s);
     StreamRun run = enqueued("msm_table", s, a, () -> {
       if (plan != null) {
-        requireFits(table, 0, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
+        requireFits(table, tableAt, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
       }
       return () -> {
         if (plan != null) {
-          kernels.msmTable(a.get(0).ptr().withByteOffset(basesAt), plan, a.get(1).ptr(), s);
+          kernels.msmTable(a.get(0).ptr().withByteOffset(basesAt), plan, a.get(1).ptr().withByteOffset(tableAt), s);
         }
       };
     }, () -> {}, () -> {});
     synchronized (this) {
-      tablesBuilt.put(table.id(), new TableOf(new BasesAt(bases.id(), basesAt), plan));
+      tablesBuilt.put(new BasesAt(table.id(), tableAt), new TableOf(new BasesAt(bases.id(), basesAt), plan));
     }
     return run;
   }

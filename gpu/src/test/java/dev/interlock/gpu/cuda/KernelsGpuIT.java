@@ -380,6 +380,37 @@ class KernelsGpuIT {
     }
   }
 
+  /** Two base sets and their tables in one buffer, each at its byte offset: each MSM matches the CPU; rewriting one set forgets only its table. */
+  @Test
+  void tablesAtOffsetsOfOneBufferServeTheirOwnBases() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("offsets");
+    int n = 1000;
+    int copies = 8;
+    G1Bases first = randomBases(rng, n);
+    G1Bases second = randomBases(rng, n);
+    long setBytes = n * 96L + CudaDevice.msmTableBytes(n, copies);
+    DeviceBuffer t = gpu.allocate("test", "msm_tables", 2 * setBytes, false);
+    DeviceBuffer s = gpu.allocate("test", "scalars", n * 32L, false);
+    try {
+      long[] scalars = Fr.randomVector(rng, n);
+      gpu.writeScalars(s, 0, scalars);
+      gpu.writeBases(t, 0, first);
+      gpu.writeBases(t, setBytes, second);
+      gpu.msmTable("test", t, 0, t, n * 96L, copies).await();
+      gpu.msmTable("test", t, setBytes, t, setBytes + n * 96L, copies).await();
+      assertThat(gpu.msm("test", t, 0, s, 0, t, n * 96L).result()).isEqualTo(cpuMsm(first, scalars));
+      assertThat(gpu.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
+      gpu.writeBases(t, 0, second);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpu.msm("test", t, 0, s, 0, t, n * 96L).result())
+          .hasMessageContaining("holds no MSM table");
+      assertThat(gpu.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
+    } finally {
+      gpu.free(t);
+      gpu.free(s);
+    }
+  }
+
   @Test
   void largeMsmWithATableMatchesTheCpu() {
     Gpu.assumePresent();

@@ -65,6 +65,13 @@ class ProvingGpuIT {
   /** As above, with b_g2_msm where {@code bG2} puts it (on the GPU: the design's kernel b_g2_msm step). */
   private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork,
       ProvingWorkload.BG2 bG2) {
+    return prove(d, budget, circuit, keys, seed, count, reuseHostWork, new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev,
+        seed, reuseHostWork, bG2));
+  }
+
+  /** As above, with the workload given (e.g. one with MSM tables). */
+  private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork,
+      ProvingWorkload workload) {
     int threads = d.roles().get(0).threads();
     KernelScratch scratch = new KernelScratch(circuit.logN(), Math.max(circuit.size(), circuit.numVariables()), threads);
     SplittableRandom rng = new SplittableRandom(seed);
@@ -74,7 +81,6 @@ class ProvingGpuIT {
       parts.add(shared != null ? new ProvingWorkload.Partition(i, shared.publicInputs(), shared.privateSeeds())
           : ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, seed, reuseHostWork, bG2);
     if (reuseHostWork) {
       workload.prepare(shared); // before the clock, as prove --reuse-host-work does
     }
@@ -156,6 +162,34 @@ class ProvingGpuIT {
       assertThat(o.verified()).as("%s", shape).isEqualTo(6);
       assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(BUDGET);
     }
+  }
+
+  /**
+   * With MSM tables (13 copies) in the design's msm_tables buffer, sized here to what the key needs on this GPU: the
+   * tables are built once and every partition's G1 MSMs use them; the proofs verify within the budget.
+   */
+  @Test
+  void msmTablesInTheDesignsBufferProveUnderReservation() throws Exception {
+    Gpu.assumePresent();
+    int logN = Math.min(16, largestLogN(BUDGET));
+    System.out.println("[interlock] ProvingGpuIT (MSM tables) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), n = 2^" + logN);
+    Circuit circuit = Circuit.synthetic(logN, 2, 1);
+    Keys keys = keys(circuit);
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, SEED, false,
+        ProvingWorkload.BG2.CPU, 13);
+    long need;
+    try (CudaDevice gpu = CudaDevice.open(GIB)) {
+      need = workload.msmTablesBytes(gpu);
+    }
+    String text = java.nio.file.Files.readString(TestDesigns.path("reservation-msm-tables"))
+        .replace("buffer msm_tables 5GiB", "buffer msm_tables " + need + "B");
+    Design d = dev.interlock.model.design.DesignParser.parse("reservation-msm-tables.design", text);
+    long budget = need + BUDGET;
+    Outcome o = prove(d, budget, circuit, keys, SEED, 6, false, workload);
+    assertThat(o.verified()).isEqualTo(6);
+    assertThat(o.report().memory().peakUsed()).isLessThanOrEqualTo(budget).isGreaterThanOrEqualTo(need);
+    assertThat(workload.msmTablesBuildMillis()).isNotNaN();
+    System.out.printf("[interlock] msm_tables %s, built in %.1f ms%n", Sizes.format(need), workload.msmTablesBuildMillis());
   }
 
   @Test
