@@ -496,7 +496,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
    */
   @Override
   public void bind(Role role) {
-    for (Step step : role.body()) {
+    for (Step step : Steps.flatten(role.body())) { // the branches of an `if free` block run too
       if (step instanceof Cpu c) {
         stage(c.name(), false, role);
       } else if (step instanceof Kernel k) {

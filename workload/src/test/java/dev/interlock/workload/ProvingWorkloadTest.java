@@ -423,6 +423,10 @@ class ProvingWorkloadTest {
       // a cpu step may not name a kernel stage either
       assertThatThrownBy(() -> w.bind(TestDesigns.parse("design c\nvram 1GiB\nrole r\n  cpu ntt_msm\n").roles().get(0)))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no cpu stage 'ntt_msm'");
+      // nor a step inside either branch of an `if free` block
+      assertThatThrownBy(() -> w.bind(TestDesigns.parse(
+          "design c\nvram 1GiB\nrole r\n  if free >= 1MiB\n  cpu synthesize\n  else\n  kernel fft\n  end\n").roles().get(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no kernel stage 'fft'");
       // every shipped design binds
       for (String name : List.of("single-lock", "single-lock-late-release", "two-lock", "reservation")) {
         TestDesigns.shipped(name).roles().forEach(w::bind);
