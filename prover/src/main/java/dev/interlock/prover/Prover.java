@@ -178,7 +178,7 @@ public final class Prover {
     int m = witness.size();
     long[] mask = Fr.newVector(m);
     for (int i = 0; i < m; i++) {
-      if (isOne(w, i)) {
+      if (Msm.isOne(w, i)) {
         FrElement.ONE.writeTo(mask, i);
       }
     }
@@ -191,19 +191,7 @@ public final class Prover {
    */
   public static G2 bG2Tail(ProvingKey pk, Witness witness) {
     requireWitness(pk, witness);
-    long[] tail = witness.canonicalLimbs().clone();
-    for (int i = 0; i < witness.size(); i++) {
-      if (isOne(tail, i)) {
-        Arrays.fill(tail, Fr.LIMBS * i, Fr.LIMBS * (i + 1), 0L);
-      }
-    }
-    return Msm.msmSplit(pk.bG2Query(), tail);
-  }
-
-  /** Whether canonical scalar i of flat limbs is 1: the one test both halves of the split use. */
-  private static boolean isOne(long[] canonical, int i) {
-    int o = Fr.LIMBS * i;
-    return canonical[o] == 1 && (canonical[o + 1] | canonical[o + 2] | canonical[o + 3]) == 0;
+    return Msm.msmOfFullScalars(pk.bG2Query(), witness.canonicalLimbs());
   }
 
   private static void requireWitness(ProvingKey pk, Witness witness) {

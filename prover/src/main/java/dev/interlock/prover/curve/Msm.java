@@ -151,6 +151,22 @@ public final class Msm {
     return SplitMsm.g2(bases, scalars, threadsFor(n), useNative());
   }
 
+  /**
+   * The G2 MSM over the scalars that are neither 0 nor 1, the others left out: the host's tail of a split b_g2_msm,
+   * whose ones are summed elsewhere (on the device). One pass over the scalars finds them.
+   */
+  public static G2 msmOfFullScalars(G2Bases bases, long[] scalars) {
+    requireConfigured();
+    int n = count(bases.size(), scalars);
+    Scalars.requireAllCanonical(scalars, "G2 MSM");
+    return SplitMsm.g2Full(bases, scalars, threadsFor(n), useNative());
+  }
+
+  /** Whether canonical scalar i of flat limbs is 1: the test that splits an MSM's ones from its tail. */
+  public static boolean isOne(long[] scalars, int i) {
+    return SplitMsm.classify(scalars, i) == SplitMsm.ONE;
+  }
+
   /** The split MSM whatever the share of 0/1 scalars, natively where blst loads unless {@code java} (for tests). */
   static G1 split(G1Bases bases, long[] scalars, boolean java) {
     int n = count(bases.size(), scalars);

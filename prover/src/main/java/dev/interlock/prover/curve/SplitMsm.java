@@ -96,6 +96,16 @@ final class SplitMsm {
     P2 ones = parts.ones.length == 0 ? new P2()
         : nativeMsm ? BlstMsm.g2Sum(affine, parts.ones, parts.ones.length, threads)
         : javaSum(P2::new, affine, parts.ones, threads, P2::add, P2::add);
+    return G2.wrap(ones.add(g2Tail(bases, scalars, parts, threads, nativeMsm)));
+  }
+
+  /** The G2 MSM over the full-width scalars alone (the ones and zeros left out): the host's part of a split b_g2_msm. */
+  static G2 g2Full(G2Bases bases, long[] scalars, int threads, boolean nativeMsm) {
+    return G2.wrap(g2Tail(bases, scalars, parts(scalars, bases.size()), threads, nativeMsm));
+  }
+
+  private static P2 g2Tail(G2Bases bases, long[] scalars, Parts parts, int threads, boolean nativeMsm) {
+    P2_Affine[] affine = bases.affine();
     P2 tail;
     int k = parts.full.length;
     long[] tailScalars = gather(scalars, parts.full);
@@ -106,7 +116,7 @@ final class SplitMsm {
           gather(bases.negated(), parts.full, new P2_Affine[k]), tailScalars, k, Pippenger.windowBits(k, threads),
           threads > 1 && k >= Pippenger.PARALLEL_THRESHOLD);
     }
-    return G2.wrap(ones.add(tail));
+    return tail;
   }
 
   /** Adds an affine point into a jacobian accumulator (mutating it). */

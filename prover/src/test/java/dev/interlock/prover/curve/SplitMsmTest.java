@@ -76,6 +76,18 @@ class SplitMsmTest {
     assertThat(Msm.split(b, scalars, false)).as("G2 native split, %s, n=%d", what, n).isEqualTo(plain);
     assertThat(Msm.split(b, scalars, true)).as("G2 Java split, %s, n=%d", what, n).isEqualTo(plain);
     assertThat(Msm.msmSplit(b, scalars)).as("G2 msmSplit, %s, n=%d", what, n).isEqualTo(plain);
+    // the tail alone: the plain MSM with every 1 made 0, and with the ones' sum added back the whole
+    long[] noOnes = scalars.clone();
+    G2 ones = G2.identity();
+    for (int i = 0; i < n; i++) {
+      if (Msm.isOne(scalars, i)) {
+        java.util.Arrays.fill(noOnes, 4 * i, 4 * i + 4, 0L);
+        ones = ones.add(g2Points.get(i));
+      }
+    }
+    G2 tail = Msm.msmOfFullScalars(b, scalars);
+    assertThat(tail).as("G2 tail, %s, n=%d", what, n).isEqualTo(Msm.msm(b, noOnes));
+    assertThat(tail.add(ones)).as("G2 tail + ones, %s, n=%d", what, n).isEqualTo(plain);
   }
 
   @Test

@@ -287,6 +287,19 @@ class FrTest {
   }
 
   @Test
+  void toCanonicalOfAVectorAgreesElementByElementAcrossItsParallelChunks() {
+    SplittableRandom rnd = FieldTestSupport.random("FrTest.toCanonical", 17);
+    int n = 3 * (1 << 14) + 5; // several chunks and a short last one
+    long[] v = Fr.randomVector(rnd, n + 3);
+    long[] all = Fr.toCanonical(v, 3, n);
+    long[] one = new long[Fr.LIMBS];
+    for (int i = 0; i < n; i++) {
+      Fr.toCanonicalLimbs(v, 3 + i, one, 0);
+      assertThat(Arrays.copyOfRange(all, Fr.LIMBS * i, Fr.LIMBS * i + Fr.LIMBS)).as("element %d", i).isEqualTo(one);
+    }
+  }
+
+  @Test
   void montgomeryFormRoundTrips() {
     SplittableRandom rnd = FieldTestSupport.random("FrTest.montgomery", 13);
     long[] v = Fr.newVector(1);
