@@ -21,7 +21,9 @@ import dev.interlock.impl.sync.JitterGate;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.design.Sizes;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -181,9 +183,9 @@ class ProvingGpuIT {
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
       need = workload.msmTablesBytes(gpu);
     }
-    String text = java.nio.file.Files.readString(TestDesigns.path("reservation-msm-tables"))
+    String text = Files.readString(TestDesigns.path("reservation-msm-tables"))
         .replace("buffer msm_tables 5GiB", "buffer msm_tables " + need + "B");
-    Design d = dev.interlock.model.design.DesignParser.parse("reservation-msm-tables.design", text);
+    Design d = DesignParser.parse("reservation-msm-tables.design", text);
     long budget = need + BUDGET;
     Outcome o = prove(d, budget, circuit, keys, SEED, 6, false, workload);
     assertThat(o.verified()).isEqualTo(6);
