@@ -24,11 +24,14 @@ final class ProgressPrinter implements AutoCloseable {
     ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "interlock-progress");
       t.setDaemon(true);
+      // when the heap runs out the search reports it (verdict LIMIT); this thread dies without a word, since the
+      // default handler, printing the error, would fail for want of heap too and the JVM would print that
+      t.setUncaughtExceptionHandler((thread, e) -> { });
       return t;
     });
     long period = Math.max(1, Math.round(intervalSeconds * 1000));
     timer.scheduleAtFixedRate(() -> {
-      err.println(status.progressLine());
+      err.println(status.progressLine()); // an error here ends the schedule, kept in its future, unprinted
       err.flush();
     }, AFTER_MILLIS, period, TimeUnit.MILLISECONDS);
     return new ProgressPrinter(timer);
