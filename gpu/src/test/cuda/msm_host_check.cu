@@ -3,7 +3,7 @@
 // (and, for G2, checks the Fp2 arithmetic itself: (r - 1)·G = -G, results on the twist): plans without a
 // table and with precomputed copies, odd sizes, edge scalars (0, 1, r - 1), an identity base, a doubled point, and
 // skewed scalars (all 1, 0/1), repeated and negated bases; each in every accumulation variant (the current XYZZ path,
-// XYZZ with Fp::sqr_sym, batch-affine pair passes in several shapes; MSM_VARIANTS=current runs the first only), and
+// XYZZ with Fp::sqr_sym, batch-affine pair passes in several shapes; MSM_VARIANTS=current or affine runs those only), and
 // Fp::sqr_sym against mul. No GPU needed:
 //   nvcc -x cu -O2 -o /tmp/msm_host_check gpu/src/test/cuda/msm_host_check.cu && /tmp/msm_host_check [seed [slow]]
 // (MSM_GROUPS=g1 or g2 runs one group only).
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
 #include <random>
 #include <vector>
 #include "../../main/cuda/kernels.cu"
@@ -440,8 +441,13 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 8; i++) one.v[i] = FrParams::one(i), rm1.v[i] = R_MINUS_1[i];
   bool slow = argc > 2;  // wide windows on a CPU: millions of buckets
   const char* groups = getenv("MSM_GROUPS");  // "g1", "g2" or both (unset)
-  const char* which = getenv("MSM_VARIANTS");  // "current": only the current XYZZ path; unset: every variant
+  // MSM_VARIANTS: "current" runs the current XYZZ path only, "affine" the batch-affine shapes only; unset: every variant
+  const char* which = getenv("MSM_VARIANTS");
   if (which == nullptr || strcmp(which, "current") != 0) variants = all_variants();
+  if (which != nullptr && strcmp(which, "affine") == 0) {
+    variants.erase(std::remove_if(variants.begin(), variants.end(), [](const Variant& v) { return v.mode != Variant::AFFINE; }),
+                   variants.end());
+  }
   if (groups == nullptr || strstr(groups, "g1")) {
     printf("-- G1\n");
     check_sqr(100000);
