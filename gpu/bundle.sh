@@ -107,6 +107,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here/.."
 exec "$here/jre/bin/java" -Xmx48g ${BENCH_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v console-standalone | tr '\n' ':')" dev.interlock.gpu.cuda.G2Bench "$@"
 RUN
+cat > "$dest/run-affine-bench.sh" <<'RUN'
+#!/usr/bin/env bash
+# Issue 17's accumulation levers on the GPU (gpu/NOTES.md): KernelsGpuIT (every accumulation variant against the CPU,
+# Fp::sqr_sym against BigInteger) and MsmPlanTest, then GpuBench timing the XYZZ, XYZZ + sqr_sym and batch-affine
+# accumulations side by side at 2^20, 2^22 and 2^24, without a table and with one, and on 0/1 scalars at 2^24, each
+# checked against the CPU first. About 3 minutes on an H200. Extra arguments go to GpuBench.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+status=0
+GPU_TESTS='.*(KernelsGpuIT|MsmPlanTest)$' bash "$here/run-gpu-tests.sh" || status=$?
+bash "$here/run-gpu-bench.sh" --from 20 --to 24 --reps 5 --seed 31 --no-ntt --no-copies --no-msm-sizes \
+  --accumulations xyzz,xyzz_sqr,affine --accumulation-sizes 20,22,24 "$@" || status=$?
+exit $status
+RUN
 cat > "$dest/interlock" <<'RUN'
 #!/usr/bin/env bash
 # The interlock command line (as ./interlock), e.g. interlock prove --device gpu ...; JVM options in INTERLOCK_JAVA_OPTS
@@ -114,5 +128,5 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/jre-ready.sh"
 exec "$here/jre/bin/java" -Xmx48g ${INTERLOCK_JAVA_OPTS:-} -cp "$(ls "$here"/lib/*.jar | grep -v -e console-standalone -e '\-tests.jar' | tr '\n' ':')" dev.interlock.cli.Main "$@"
 RUN
-chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/run-g2-bench.sh" "$dest/interlock"
+chmod +x "$dest/run-gpu-tests.sh" "$dest/run-gpu-bench.sh" "$dest/run-g2-bench.sh" "$dest/run-affine-bench.sh" "$dest/interlock"
 du -sh "$dest" "$dest/lib" "$dest/jre"

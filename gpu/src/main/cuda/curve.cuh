@@ -82,7 +82,17 @@ struct Xyzz {
   /** this := this + a for an affine a (madd-2008-s). */
   HDN void add(const Aff& a) { add_inline(a); }
 
-  /** The same addition inlined into the caller (the accumulation loop; -DMSM_CALL_MADD calls add instead). */
+  /** a·a by Field::sqr_sym (SYM) or by the general product (Field::sqr), for timing one against the other. */
+  template <bool SYM>
+  HD static F square(const F& a) {
+    if constexpr (SYM) return F::sqr_sym(a); else return F::sqr(a);
+  }
+
+  /**
+   * The same addition inlined into the caller (the accumulation loop; -DMSM_CALL_MADD calls add instead); SYM squares
+   * PP and R^2 with Field::sqr_sym (only Fp has it) instead of the general product.
+   */
+  template <bool SYM = false>
   HD void add_inline(const Aff& a) {
     if (a.is_identity()) return;
     if (is_identity()) {
@@ -99,10 +109,10 @@ struct Xyzz {
       }
       return;
     }
-    F pp = F::sqr(p);
+    F pp = square<SYM>(p);
     F ppp = F::mul(p, pp);
     F q = F::mul(X, pp);
-    F x3 = F::sub(F::sub(F::sqr(r), ppp), F::dbl(q));
+    F x3 = F::sub(F::sub(square<SYM>(r), ppp), F::dbl(q));
     Y = F::sub(F::mul(r, F::sub(q, x3)), F::mul(Y, ppp));
     X = x3;
     ZZ = F::mul(ZZ, pp);

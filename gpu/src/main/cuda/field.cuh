@@ -157,6 +157,91 @@ struct FieldAsm<12> {
           "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)), "r"(P::mod(11)));
     return mask;
   }
+  /** T[0..23] = a·a: the cross products a_i·a_j (i < j) once, doubled, plus the squares a_i^2. */
+  __device__ __forceinline__ static void sqr_wide(uint32_t* T, const uint32_t* a) {
+    asm("mad.lo.cc.u32 %1, %25, %24, %1; madc.hi.cc.u32 %2, %25, %24, %2; madc.lo.cc.u32 %3, %27, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %27, %24, %4; madc.lo.cc.u32 %5, %29, %24, %5; madc.hi.cc.u32 %6, %29, %24, %6;\n\t"
+        "madc.lo.cc.u32 %7, %31, %24, %7; madc.hi.cc.u32 %8, %31, %24, %8; madc.lo.cc.u32 %9, %33, %24, %9;\n\t"
+        "madc.hi.cc.u32 %10, %33, %24, %10; madc.lo.cc.u32 %11, %35, %24, %11; madc.hi.u32 %12, %35, %24, 0;\n\t"
+        "mad.lo.cc.u32 %2, %26, %24, %2; madc.hi.cc.u32 %3, %26, %24, %3; madc.lo.cc.u32 %4, %28, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %28, %24, %5; madc.lo.cc.u32 %6, %30, %24, %6; madc.hi.cc.u32 %7, %30, %24, %7;\n\t"
+        "madc.lo.cc.u32 %8, %32, %24, %8; madc.hi.cc.u32 %9, %32, %24, %9; madc.lo.cc.u32 %10, %34, %24, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %24, %11; addc.u32 %12, %12, 0; mad.lo.cc.u32 %3, %26, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %26, %25, %4; madc.lo.cc.u32 %5, %28, %25, %5; madc.hi.cc.u32 %6, %28, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %30, %25, %7; madc.hi.cc.u32 %8, %30, %25, %8; madc.lo.cc.u32 %9, %32, %25, %9;\n\t"
+        "madc.hi.cc.u32 %10, %32, %25, %10; madc.lo.cc.u32 %11, %34, %25, %11; madc.hi.cc.u32 %12, %34, %25, %12;\n\t"
+        "addc.u32 %13, 0, 0; mad.lo.cc.u32 %4, %27, %25, %4; madc.hi.cc.u32 %5, %27, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %29, %25, %6; madc.hi.cc.u32 %7, %29, %25, %7; madc.lo.cc.u32 %8, %31, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %31, %25, %9; madc.lo.cc.u32 %10, %33, %25, %10; madc.hi.cc.u32 %11, %33, %25, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %25, %12; madc.hi.u32 %13, %35, %25, %13; mad.lo.cc.u32 %5, %27, %26, %5;\n\t"
+        "madc.hi.cc.u32 %6, %27, %26, %6; madc.lo.cc.u32 %7, %29, %26, %7; madc.hi.cc.u32 %8, %29, %26, %8;\n\t"
+        "madc.lo.cc.u32 %9, %31, %26, %9; madc.hi.cc.u32 %10, %31, %26, %10; madc.lo.cc.u32 %11, %33, %26, %11;\n\t"
+        "madc.hi.cc.u32 %12, %33, %26, %12; madc.lo.cc.u32 %13, %35, %26, %13; madc.hi.u32 %14, %35, %26, 0;\n\t"
+        "mad.lo.cc.u32 %6, %28, %26, %6; madc.hi.cc.u32 %7, %28, %26, %7; madc.lo.cc.u32 %8, %30, %26, %8;\n\t"
+        "madc.hi.cc.u32 %9, %30, %26, %9; madc.lo.cc.u32 %10, %32, %26, %10; madc.hi.cc.u32 %11, %32, %26, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %26, %12; madc.hi.cc.u32 %13, %34, %26, %13; addc.u32 %14, %14, 0;\n\t"
+        "mad.lo.cc.u32 %7, %28, %27, %7; madc.hi.cc.u32 %8, %28, %27, %8; madc.lo.cc.u32 %9, %30, %27, %9;\n\t"
+        "madc.hi.cc.u32 %10, %30, %27, %10; madc.lo.cc.u32 %11, %32, %27, %11; madc.hi.cc.u32 %12, %32, %27, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %27, %13; madc.hi.cc.u32 %14, %34, %27, %14; addc.u32 %15, 0, 0;\n\t"
+        "mad.lo.cc.u32 %8, %29, %27, %8; madc.hi.cc.u32 %9, %29, %27, %9; madc.lo.cc.u32 %10, %31, %27, %10;\n\t"
+        "madc.hi.cc.u32 %11, %31, %27, %11; madc.lo.cc.u32 %12, %33, %27, %12; madc.hi.cc.u32 %13, %33, %27, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %27, %14; madc.hi.u32 %15, %35, %27, %15; mad.lo.cc.u32 %9, %29, %28, %9;\n\t"
+        "madc.hi.cc.u32 %10, %29, %28, %10; madc.lo.cc.u32 %11, %31, %28, %11; madc.hi.cc.u32 %12, %31, %28, %12;\n\t"
+        "madc.lo.cc.u32 %13, %33, %28, %13; madc.hi.cc.u32 %14, %33, %28, %14; madc.lo.cc.u32 %15, %35, %28, %15;\n\t"
+        "madc.hi.u32 %16, %35, %28, 0; mad.lo.cc.u32 %10, %30, %28, %10; madc.hi.cc.u32 %11, %30, %28, %11;\n\t"
+        "madc.lo.cc.u32 %12, %32, %28, %12; madc.hi.cc.u32 %13, %32, %28, %13; madc.lo.cc.u32 %14, %34, %28, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %28, %15; addc.u32 %16, %16, 0; mad.lo.cc.u32 %11, %30, %29, %11;\n\t"
+        "madc.hi.cc.u32 %12, %30, %29, %12; madc.lo.cc.u32 %13, %32, %29, %13; madc.hi.cc.u32 %14, %32, %29, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %29, %15; madc.hi.cc.u32 %16, %34, %29, %16; addc.u32 %17, 0, 0;\n\t"
+        "mad.lo.cc.u32 %12, %31, %29, %12; madc.hi.cc.u32 %13, %31, %29, %13; madc.lo.cc.u32 %14, %33, %29, %14;\n\t"
+        "madc.hi.cc.u32 %15, %33, %29, %15; madc.lo.cc.u32 %16, %35, %29, %16; madc.hi.u32 %17, %35, %29, %17;\n\t"
+        "mad.lo.cc.u32 %13, %31, %30, %13; madc.hi.cc.u32 %14, %31, %30, %14; madc.lo.cc.u32 %15, %33, %30, %15;\n\t"
+        "madc.hi.cc.u32 %16, %33, %30, %16; madc.lo.cc.u32 %17, %35, %30, %17; madc.hi.u32 %18, %35, %30, 0;\n\t"
+        "mad.lo.cc.u32 %14, %32, %30, %14; madc.hi.cc.u32 %15, %32, %30, %15; madc.lo.cc.u32 %16, %34, %30, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %30, %17; addc.u32 %18, %18, 0; mad.lo.cc.u32 %15, %32, %31, %15;\n\t"
+        "madc.hi.cc.u32 %16, %32, %31, %16; madc.lo.cc.u32 %17, %34, %31, %17; madc.hi.cc.u32 %18, %34, %31, %18;\n\t"
+        "addc.u32 %19, 0, 0; mad.lo.cc.u32 %16, %33, %31, %16; madc.hi.cc.u32 %17, %33, %31, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %31, %18; madc.hi.u32 %19, %35, %31, %19; mad.lo.cc.u32 %17, %33, %32, %17;\n\t"
+        "madc.hi.cc.u32 %18, %33, %32, %18; madc.lo.cc.u32 %19, %35, %32, %19; madc.hi.u32 %20, %35, %32, 0;\n\t"
+        "mad.lo.cc.u32 %18, %34, %32, %18; madc.hi.cc.u32 %19, %34, %32, %19; addc.u32 %20, %20, 0;\n\t"
+        "mad.lo.cc.u32 %19, %34, %33, %19; madc.hi.cc.u32 %20, %34, %33, %20; addc.u32 %21, 0, 0;\n\t"
+        "mad.lo.cc.u32 %20, %35, %33, %20; madc.hi.u32 %21, %35, %33, %21; mad.lo.cc.u32 %21, %35, %34, %21;\n\t"
+        "madc.hi.u32 %22, %35, %34, 0; add.cc.u32 %0, %0, %0; addc.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2; addc.cc.u32 %3, %3, %3; addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5; addc.cc.u32 %6, %6, %6; addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.cc.u32 %8, %8, %8; addc.cc.u32 %9, %9, %9; addc.cc.u32 %10, %10, %10;\n\t"
+        "addc.cc.u32 %11, %11, %11; addc.cc.u32 %12, %12, %12; addc.cc.u32 %13, %13, %13;\n\t"
+        "addc.cc.u32 %14, %14, %14; addc.cc.u32 %15, %15, %15; addc.cc.u32 %16, %16, %16;\n\t"
+        "addc.cc.u32 %17, %17, %17; addc.cc.u32 %18, %18, %18; addc.cc.u32 %19, %19, %19;\n\t"
+        "addc.cc.u32 %20, %20, %20; addc.cc.u32 %21, %21, %21; addc.cc.u32 %22, %22, %22;\n\t"
+        "addc.u32 %23, %23, %23; mad.lo.cc.u32 %0, %24, %24, %0; madc.hi.cc.u32 %1, %24, %24, %1;\n\t"
+        "madc.lo.cc.u32 %2, %25, %25, %2; madc.hi.cc.u32 %3, %25, %25, %3; madc.lo.cc.u32 %4, %26, %26, %4;\n\t"
+        "madc.hi.cc.u32 %5, %26, %26, %5; madc.lo.cc.u32 %6, %27, %27, %6; madc.hi.cc.u32 %7, %27, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %28, %28, %8; madc.hi.cc.u32 %9, %28, %28, %9; madc.lo.cc.u32 %10, %29, %29, %10;\n\t"
+        "madc.hi.cc.u32 %11, %29, %29, %11; madc.lo.cc.u32 %12, %30, %30, %12; madc.hi.cc.u32 %13, %30, %30, %13;\n\t"
+        "madc.lo.cc.u32 %14, %31, %31, %14; madc.hi.cc.u32 %15, %31, %31, %15; madc.lo.cc.u32 %16, %32, %32, %16;\n\t"
+        "madc.hi.cc.u32 %17, %32, %32, %17; madc.lo.cc.u32 %18, %33, %33, %18; madc.hi.cc.u32 %19, %33, %33, %19;\n\t"
+        "madc.lo.cc.u32 %20, %34, %34, %20; madc.hi.cc.u32 %21, %34, %34, %21; madc.lo.cc.u32 %22, %35, %35, %22;\n\t"
+        "madc.hi.u32 %23, %35, %35, %23;\n\t"
+        : "+r"(T[0]), "+r"(T[1]), "+r"(T[2]), "+r"(T[3]), "+r"(T[4]), "+r"(T[5]), "+r"(T[6]), "+r"(T[7]),
+          "+r"(T[8]), "+r"(T[9]), "+r"(T[10]), "+r"(T[11]), "+r"(T[12]), "+r"(T[13]), "+r"(T[14]),
+          "+r"(T[15]), "+r"(T[16]), "+r"(T[17]), "+r"(T[18]), "+r"(T[19]), "+r"(T[20]), "+r"(T[21]),
+          "+r"(T[22]), "+r"(T[23])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]));
+  }
+  /** r = t + h, one carry chain (the caller knows the sum fits in 12 limbs). */
+  __device__ __forceinline__ static void sqr_fold(uint32_t* r, const uint32_t* t, const uint32_t* h) {
+    asm("add.cc.u32 %0, %12, %24; addc.cc.u32 %1, %13, %25; addc.cc.u32 %2, %14, %26;\n\t"
+        "addc.cc.u32 %3, %15, %27; addc.cc.u32 %4, %16, %28; addc.cc.u32 %5, %17, %29;\n\t"
+        "addc.cc.u32 %6, %18, %30; addc.cc.u32 %7, %19, %31; addc.cc.u32 %8, %20, %32;\n\t"
+        "addc.cc.u32 %9, %21, %33; addc.cc.u32 %10, %22, %34; addc.u32 %11, %23, %35;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+          "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11])
+        : "r"(t[0]), "r"(t[1]), "r"(t[2]), "r"(t[3]), "r"(t[4]), "r"(t[5]), "r"(t[6]), "r"(t[7]), "r"(t[8]),
+          "r"(t[9]), "r"(t[10]), "r"(t[11]), "r"(h[0]), "r"(h[1]), "r"(h[2]), "r"(h[3]), "r"(h[4]),
+          "r"(h[5]), "r"(h[6]), "r"(h[7]), "r"(h[8]), "r"(h[9]), "r"(h[10]), "r"(h[11]));
+  }
 };
 #endif
 
@@ -341,6 +426,84 @@ struct Field {
   }
 
   HD static Field sqr(const Field& a) { return mul(a, a); }
+
+  /**
+   * a·a·R^-1 by a dedicated squaring (SOS): the N(N-1)/2 cross products a_i·a_j (i < j) once, doubled, plus the N
+   * squares, then N Montgomery reduction rows over the low half and the high half added: about N^2 + N products where
+   * mul takes 2N^2 for the product part (the reduction is the same). For a lazy 12-limb field only (Fp): the result is
+   * below 2p (the reduced low half is at most p, the high half below a^2/R < p), so no subtraction; other fields use mul.
+   * Kept apart from sqr, which every other formula uses, so that a benchmark can time one against the other.
+   */
+  HD static Field sqr_sym(const Field& a) {
+    if constexpr (!(P::LAZY && N == 12)) {
+      return mul(a, a);
+    } else {
+      uint32_t T[2 * N];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+      for (int i = 0; i < 2 * N; i++) T[i] = 0;
+      FieldAsm<N>::sqr_wide(T, a.v);
+      uint32_t t[N + 1];
+#pragma unroll
+      for (int i = 0; i < N; i++) t[i] = T[i];
+      t[N] = 0;
+#pragma unroll
+      for (int i = 0; i < N; i++) {
+        uint32_t m = t[0] * P::INV;
+        FieldAsm<N>::template reduce_row<P>(t, m);
+#pragma unroll
+        for (int j = 0; j < N; j++) t[j] = t[j + 1];
+        t[N] = 0;
+      }
+      Field r;
+      FieldAsm<N>::sqr_fold(r.v, t, T + N);
+      return r;
+#else
+      for (int i = 0; i < 2 * N; i++) T[i] = 0;
+      for (int i = 0; i < N - 1; i++) {  // cross products, row by row
+        uint32_t carry = 0;
+        for (int j = i + 1; j < N; j++) {
+          uint64_t s = (uint64_t)a.v[i] * a.v[j] + T[i + j] + carry;
+          T[i + j] = (uint32_t)s;
+          carry = (uint32_t)(s >> 32);
+        }
+        T[i + N] = carry;
+      }
+      uint32_t top = 0;  // doubled, plus the squares
+      for (int k = 0; k < 2 * N; k++) {
+        uint32_t next = T[k] >> 31;
+        T[k] = (T[k] << 1) | top;
+        top = next;
+      }
+      uint32_t carry = 0;
+      for (int j = 0; j < N; j++) {
+        uint64_t sq = (uint64_t)a.v[j] * a.v[j];
+        uint64_t s = (uint64_t)T[2 * j] + (uint32_t)sq + carry;
+        T[2 * j] = (uint32_t)s;
+        s = (uint64_t)T[2 * j + 1] + (uint32_t)(sq >> 32) + (uint32_t)(s >> 32);
+        T[2 * j + 1] = (uint32_t)s;
+        carry = (uint32_t)(s >> 32);
+      }
+      for (int i = 0; i < N; i++) {  // reduce the low half: T[i] := 0 by adding m·p at limb i, carrying into T[i + N]
+        uint32_t m = T[i] * P::INV;
+        uint32_t c = 0;
+        for (int j = 0; j < N; j++) {
+          uint64_t s = (uint64_t)m * P::mod(j) + T[i + j] + c;
+          T[i + j] = (uint32_t)s;
+          c = (uint32_t)(s >> 32);
+        }
+        for (int k = i + N; c != 0 && k < 2 * N; k++) {
+          uint64_t s = (uint64_t)T[k] + c;
+          T[k] = (uint32_t)s;
+          c = (uint32_t)(s >> 32);
+        }
+      }
+      Field r;
+      for (int i = 0; i < N; i++) r.v[i] = T[i + N];
+      return r;
+#endif
+    }
+  }
 
   /** From Montgomery form to the canonical integer's limbs. */
   HD static Field from_mont(const Field& a) {

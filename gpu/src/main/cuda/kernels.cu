@@ -232,9 +232,11 @@ HD void flush_run(uint32_t k, const P& acc, bool cut_before, bool cut_after, uin
  * wholly in the chunk is that bucket's sum (written to buckets, which start as the identity); the runs cut by the
  * chunk's ends are partial and go, with their keys, to slots 2t (first run) and 2t+1 (last run), identity where the
  * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
- * the key `keys` (past every bucket). Entry points below n are bases, the others table[index - n].
+ * the key `keys` (past every bucket). Entry points below n are bases, the others table[index - n]. Without entries
+ * (nullptr) entry e is point e of bases itself (the batch-affine path's reduced points, sorted by key, identity in the
+ * gaps). SYM squares with Field::sqr_sym (msm_accumulate_sqr).
  */
-template <class P>
+template <class P, bool SYM = false>
 HD void msm_accumulate_at(uint32_t t, const typename P::Aff* bases, uint32_t n, const typename P::Aff* table, const uint32_t* entries,
                           const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, P* buckets,
                           uint32_t* slot_keys, P* slot_vals) {
@@ -266,14 +268,14 @@ HD void msm_accumulate_at(uint32_t t, const typename P::Aff* bases, uint32_t n, 
       do k++; while (offs[k + 1] <= e);  // skip empty buckets
       run_end = offs[k + 1];
     }
-    uint32_t entry = entries[e];
+    uint32_t entry = entries != nullptr ? entries[e] : e;  // none: the points themselves, sorted (batch-affine)
     uint32_t index = entry & 0x7fffffffu;
     typename P::Aff p = index < n ? bases[index] : table[index - n];
     if (entry >> 31) p.y = P::Field::neg(p.y);
 #ifdef MSM_CALL_MADD
     acc.add(p);
 #else
-    acc.add_inline(p);  // inlined: 163 against 180 ms at 2^24 with a table (gpu/NOTES.md, run 35)
+    acc.template add_inline<SYM>(p);  // inlined: 163 against 180 ms at 2^24 with a table (gpu/NOTES.md, run 35)
 #endif
   }
   flush_run(k, acc, offs[k] < start, offs[k + 1] > end, t, buckets, slot_vals);
@@ -421,6 +423,291 @@ HD void msm_table_at(uint32_t i, const typename P::Aff* bases, uint32_t n, uint3
   }
 }
 
+// ------------------------------------------------------------------------------------ batch-affine accumulation
+//
+// An alternative to msm_accumulate's XYZZ mixed additions (8M + 2S each) over the sorted entries: before it, `levels`
+// pair passes halve every bucket's run with independent affine additions (pairs summed, an odd last point copied), so
+// that msm_accumulate then adds up 2^levels times fewer points. An affine addition costs 3 products and a squaring
+// beside its share of one inversion; the inversion is shared by Montgomery's trick over a warp: each lane runs `batch`
+// additions, a warp's 32·batch denominators share one Fermat inversion (prefix and suffix products across the lanes
+// by shuffles), so each addition costs about 6 products (1 forward prefix, 2 back, the slope, its square, y) plus
+// ~450/(32·batch) for the inversion and ~12/batch for the shuffled scans.
+//
+// The sorted entries are processed in slices of `slice` entries (e0 = j·slice, a multiple of 2^levels), so that the
+// temporaries stay bounded whatever the bucket sizes: a key's run is clipped to the slice ([a, b), c = b - a entries),
+// and level p holds ceil(c / 2^p) points of it, at slot ((a - e0) >> p) + (k - kf) of the level's array (kf: the key
+// holding entry e0). That layout needs no prefix sums: a run's slots end before the next key's begin (floor(x + y) >=
+// floor(x) + floor(y), and the key term adds one per key), at the cost of one gap slot per key at most. Level p < levels
+// lives in a temporary of (slice >> p) + keys points; the last level goes to one array R for all slices, at (a >>
+// levels) + k: the pieces of a key cut by slice ends lie next to each other there (slice ends are multiples of
+// 2^levels), and R's offsets are (offs[k] >> levels) + k (msm_affine_offsets), with identity points in the gaps
+// (R starts zeroed), which msm_accumulate skips.
+
+/** Slot of key k's run at `level` (level 0: its first entry), relative to the slice from e0 whose first key is kf. */
+HD uint32_t pair_slot(const uint32_t* offs, uint32_t k, uint32_t e0, uint32_t kf, uint32_t level) {
+  uint32_t a = offs[k] > e0 ? offs[k] : e0;
+  return ((a - e0) >> level) + (k - kf);
+}
+
+/** Where one pass of one slice reads and writes, shared by every lane. */
+struct PairPass {
+  uint32_t e0, e1;   // the slice's entries [e0, e1)
+  uint32_t kf;       // the key holding entry e0
+  uint32_t obase;    // the first output slot: 0 in a temporary, (e0 >> levels) + kf in R
+  uint32_t end;      // the slots this level of the slice uses: [0, end)
+  bool live;         // false when the slice starts past the last entry
+};
+
+/** The last key whose entries begin at or before entry e (keys with none there included). */
+HD uint32_t key_of_entry(const uint32_t* offs, uint32_t keys, uint32_t e) {
+  uint32_t lo = 0, hi = keys;
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (offs[mid] <= e) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+HD PairPass pair_pass(const uint32_t* offs, uint32_t keys, uint32_t e0, uint32_t slice, uint32_t level,
+                      uint32_t levels) {
+  PairPass q;
+  uint32_t total = offs[keys];
+  q.e0 = e0;
+  q.live = e0 < total;
+  q.e1 = total - e0 < slice ? total : e0 + slice;
+  q.kf = q.live ? key_of_entry(offs, keys, e0) : 0;
+  q.obase = level == levels ? (e0 >> levels) + q.kf : 0;
+  q.end = 0;
+  if (q.live) {  // past the last slot of the key holding the slice's last entry
+    uint32_t kl = key_of_entry(offs, keys, q.e1 - 1);
+    uint32_t a = offs[kl] > e0 ? offs[kl] : e0;
+    q.end = pair_slot(offs, kl, e0, q.kf, level) + ((q.e1 - a + (1u << level) - 1) >> level);
+  }
+  return q;
+}
+
+/** One output slot's work: nothing (a gap), a copy or a known result, or an affine addition with a denominator. */
+enum PairKind { PAIR_NONE = 0, PAIR_WRITE = 1, PAIR_ADD = 2, PAIR_DBL = 3 };
+
+/**
+ * The two inputs of output slot r of key k (or one, when the run's count is odd and r is its last slot) and what their
+ * sum takes. Pass 1 gathers entries (bases below n, table above, sign bit: negated y); later passes read src.
+ */
+template <class A>
+struct PairJob {
+  uint32_t kind;
+  uint32_t out;  // output slot (absolute)
+  A p1, p2;      // the inputs (PAIR_WRITE: p1 is the result)
+};
+
+template <class A>
+HD A pair_load(const A* bases, uint32_t n, const A* table, const uint32_t* entries, const A* src, uint32_t at) {
+  if (src != nullptr) return src[at];
+  uint32_t entry = entries[at];
+  uint32_t index = entry & 0x7fffffffu;
+  A p = index < n ? bases[index] : table[index - n];
+  if (entry >> 31) p.y = decltype(p.y)::neg(p.y);
+  return p;
+}
+
+template <class A>
+HD PairJob<A> pair_job(const A* bases, uint32_t n, const A* table, const uint32_t* entries, const A* src,
+                       const uint32_t* offs, const PairPass& q, uint32_t k, uint32_t r, uint32_t level) {
+  typedef decltype(A().x) F;
+  PairJob<A> j;
+  j.kind = PAIR_NONE;
+  j.out = q.obase + r;
+  uint32_t a = offs[k] > q.e0 ? offs[k] : q.e0;
+  uint32_t b = offs[k + 1] < q.e1 ? offs[k + 1] : q.e1;
+  uint32_t c = b > a ? b - a : 0;
+  uint32_t slot = r - pair_slot(offs, k, q.e0, q.kf, level);
+  uint32_t outs = (c + (1u << level) - 1) >> level;
+  if (slot >= outs) return j;
+  uint32_t ins = (c + (1u << (level - 1)) - 1) >> (level - 1);
+  uint32_t at = (level == 1 ? a : pair_slot(offs, k, q.e0, q.kf, level - 1)) + 2 * slot;
+  j.p1 = pair_load(bases, n, table, entries, src, at);
+  j.kind = PAIR_WRITE;
+  if (2 * slot + 1 >= ins) return j;  // the odd last point: copied
+  j.p2 = pair_load(bases, n, table, entries, src, at + 1);
+  if (j.p1.is_identity()) {
+    j.p1 = j.p2;
+  } else if (!j.p2.is_identity()) {
+    if (!F::sub(j.p2.x, j.p1.x).is_zero()) {
+      j.kind = PAIR_ADD;
+    } else if (F::sub(j.p2.y, j.p1.y).is_zero() && !j.p1.y.is_zero()) {
+      j.kind = PAIR_DBL;  // the same point twice: slope 3x^2 / 2y
+    } else {
+      j.p1.x = F::zero();  // P + (-P): the identity
+      j.p1.y = F::zero();
+    }
+  }
+  return j;
+}
+
+/** The denominator of an addition's slope: x2 - x1, or 2y for a doubling. */
+template <class A>
+HD auto pair_denominator(const PairJob<A>& j) -> decltype(A().x) {
+  typedef decltype(A().x) F;
+  return j.kind == PAIR_ADD ? F::sub(j.p2.x, j.p1.x) : F::dbl(j.p1.y);
+}
+
+/** Lane `lane` of warp w: its output slots are w·32·batch + i·32 + lane for i < batch (coalesced across the warp). */
+HD uint32_t pair_position(uint32_t warp, uint32_t lane, uint32_t i, uint32_t batch) {
+  return warp * 32 * batch + i * 32 + lane;
+}
+
+/** The key of relative slot r: the last key k >= from whose run starts at or before r at this level. */
+HD uint32_t pair_key(const uint32_t* offs, uint32_t keys, const PairPass& q, uint32_t from, uint32_t r, uint32_t level) {
+  uint32_t lo = from, hi = keys;
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (pair_slot(offs, mid, q.e0, q.kf, level) <= r) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Forward half of a lane's batch: writes the copies and known results, and for each addition stores the product of
+ * the lane's earlier denominators in the output slot's x (its exclusive prefix); returns the product of all of them.
+ */
+template <class A>
+HD auto msm_pairs_forward_at(uint32_t warp, uint32_t lane, const A* bases, uint32_t n, const A* table,
+                             const uint32_t* entries, const uint32_t* offs, uint32_t keys, const PairPass& q,
+                             uint32_t level, const A* src, A* dst, uint32_t batch, uint32_t positions)
+    -> decltype(A().x) {
+  typedef decltype(A().x) F;
+  F run = F::one();
+  positions = min_u32(positions, q.end);
+  uint32_t r0 = pair_position(warp, lane, 0, batch);
+  if (!q.live || r0 >= positions) return run;
+  uint32_t k = pair_key(offs, keys, q, q.kf, r0, level);
+  for (uint32_t i = 0; i < batch; i++) {
+    uint32_t r = pair_position(warp, lane, i, batch);
+    if (r >= positions) break;
+    while (k + 1 < keys && pair_slot(offs, k + 1, q.e0, q.kf, level) <= r) k++;
+    PairJob<A> j = pair_job(bases, n, table, entries, src, offs, q, k, r, level);
+    if (j.kind == PAIR_WRITE) {
+      dst[j.out] = j.p1;
+    } else if (j.kind != PAIR_NONE) {
+      dst[j.out].x = run;
+      run = F::mul(run, pair_denominator(j));
+    }
+  }
+  return run;
+}
+
+/**
+ * Back half: given the inverse of the lane's product of denominators, walks its additions from the last, each taking
+ * its own inverse (inv · its prefix) and leaving inv for the ones before (inv · its denominator), and writes the sums.
+ */
+template <class A, bool SYM>
+HD void msm_pairs_back_at(uint32_t warp, uint32_t lane, const A* bases, uint32_t n, const A* table,
+                          const uint32_t* entries, const uint32_t* offs, uint32_t keys, const PairPass& q,
+                          uint32_t level, const A* src, A* dst, uint32_t batch, uint32_t positions,
+                          decltype(A().x) inv) {
+  typedef decltype(A().x) F;
+  positions = min_u32(positions, q.end);
+  uint32_t r0 = pair_position(warp, lane, 0, batch);
+  if (!q.live || r0 >= positions) return;
+  uint32_t last = batch;
+  while (last > 0 && pair_position(warp, lane, last - 1, batch) >= positions) last--;
+  uint32_t k = pair_key(offs, keys, q, q.kf, pair_position(warp, lane, last - 1, batch), level);
+  for (uint32_t i = last; i-- > 0;) {
+    uint32_t r = pair_position(warp, lane, i, batch);
+    while (pair_slot(offs, k, q.e0, q.kf, level) > r) k--;  // walking down (slot(kf) = 0 <= r ends it)
+    PairJob<A> j = pair_job(bases, n, table, entries, src, offs, q, k, r, level);
+    if (j.kind != PAIR_ADD && j.kind != PAIR_DBL) continue;
+    F d = pair_denominator(j);
+    F d_inv = F::mul(inv, dst[j.out].x);
+    inv = F::mul(inv, d);
+    F num;
+    if (j.kind == PAIR_ADD) {
+      num = F::sub(j.p2.y, j.p1.y);
+    } else {
+      F xx = Xyzz<F>::template square<SYM>(j.p1.x);
+      num = F::add(F::dbl(xx), xx);
+    }
+    F lambda = F::mul(num, d_inv);
+    A s;
+    s.x = F::sub(F::sub(Xyzz<F>::template square<SYM>(lambda), j.p1.x), j.p2.x);
+    s.y = F::sub(F::mul(lambda, F::sub(j.p1.x, s.x)), j.p1.y);
+    dst[j.out] = s;
+  }
+}
+
+/**
+ * The inverses of 32 lanes' products at once (Montgomery's trick across the lanes): each lane's inverse is
+ * (product of all)^-1 · (product of the lanes before) · (product of the lanes after). The host version over an array;
+ * the device version (msm_pairs) is the same with shuffles.
+ */
+template <class F>
+HD void lanes_inverse(const F* run, F* inv, uint32_t lanes) {
+  F before[32], after[32];
+  F acc = F::one();
+  for (uint32_t l = 0; l < lanes; l++) {
+    before[l] = acc;
+    acc = F::mul(acc, run[l]);
+  }
+  F total_inv = F::inverse(acc);
+  acc = F::one();
+  for (uint32_t l = lanes; l-- > 0;) {
+    after[l] = acc;
+    acc = F::mul(acc, run[l]);
+  }
+  for (uint32_t l = 0; l < lanes; l++) inv[l] = F::mul(total_inv, F::mul(before[l], after[l]));
+}
+
+/** R's run offsets: (offs[k] >> levels) + k for k <= keys (see the section's comment). */
+HD void msm_affine_offsets_at(uint32_t k, const uint32_t* offs, uint32_t keys, uint32_t levels, uint32_t* out) {
+  if (k <= keys) out[k] = (offs[k] >> levels) + k;
+}
+
+template <class F>
+__device__ F shfl_field(const F& x, int lane_or_delta, int how) {
+  F r;
+#pragma unroll
+  for (int i = 0; i < F::N; i++) {
+    r.v[i] = how == 0 ? __shfl_up_sync(0xffffffffu, x.v[i], lane_or_delta)
+           : how == 1 ? __shfl_down_sync(0xffffffffu, x.v[i], lane_or_delta)
+                      : __shfl_sync(0xffffffffu, x.v[i], lane_or_delta);
+  }
+  return r;
+}
+
+/** lanes_inverse over the warp's 32 lanes by shuffles: inclusive prefix and suffix products in 5 steps each. */
+template <class F>
+__device__ F warp_inverse(const F& run, uint32_t lane) {
+  F pre = run, suf = run;
+#pragma unroll 1
+  for (int d = 1; d < 32; d <<= 1) {
+    F o = shfl_field(pre, d, 0);
+    if (lane >= (uint32_t)d) pre = F::mul(o, pre);
+    F u = shfl_field(suf, d, 1);
+    if (lane + d < 32) suf = F::mul(suf, u);
+  }
+  F total_inv = F::inverse(shfl_field(pre, 31, 2));
+  F before = shfl_field(pre, 1, 0);
+  F after = shfl_field(suf, 1, 1);
+  if (lane == 0) before = F::one();
+  if (lane == 31) after = F::one();
+  return F::mul(total_inv, F::mul(before, after));
+}
+
+/** One pair pass of one slice (see the section's comment); all 32 lanes of a warp take part in its inversion. */
+template <class A, bool SYM>
+__device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, const uint32_t* entries,
+                                const uint32_t* offs, uint32_t keys, uint32_t e0, uint32_t slice, uint32_t level,
+                                uint32_t levels, const A* src, A* dst, uint32_t batch, uint32_t positions) {
+  typedef decltype(A().x) F;
+  uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t warp = t / 32, lane = t % 32;
+  if (pair_position(warp, 0, 0, batch) >= positions) return;  // the whole warp: past the level's slots
+  PairPass q = pair_pass(offs, keys, e0, slice, level, levels);
+  if (!q.live || pair_position(warp, 0, 0, batch) >= q.end) return;  // the whole warp: nothing of the slice there
+  F run = msm_pairs_forward_at(warp, lane, bases, n, table, entries, offs, keys, q, level, src, dst, batch, positions);
+  F inv = warp_inverse(run, lane);
+  msm_pairs_back_at<A, SYM>(warp, lane, bases, n, table, entries, offs, keys, q, level, src, dst, batch, positions, inv);
+}
 
 // at most 128 registers for G1 (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md,
 // run 7); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=3: 168 registers; 5: 102).
@@ -463,6 +750,28 @@ HD void msm_table_at(uint32_t i, const typename P::Aff* bases, uint32_t n, uint3
 
 MSM_GROUP_KERNELS(, G1Xyzz, MSM_ACCUMULATE_BLOCKS)
 MSM_GROUP_KERNELS(_g2, G2Xyzz, MSM_ACCUMULATE_BLOCKS_G2)
+
+/** G1's msm_accumulate with PP and R^2 squared by Fp::sqr_sym (the accumulation variant MsmPlan.Accumulation.XYZZ_SQR). */
+extern "C" __global__ void __launch_bounds__(128, MSM_ACCUMULATE_BLOCKS)
+    msm_accumulate_sqr(const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries,
+                       const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
+                       uint32_t* slot_keys, G1Xyzz* slot_vals) {
+  msm_accumulate_at<G1Xyzz, true>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len,
+                                  threads, buckets, slot_keys, slot_vals);
+}
+
+/** One G1 pair pass of the batch-affine accumulation (slopes squared by Fp::sqr_sym); blockDim a multiple of 32. */
+extern "C" __global__ void __launch_bounds__(128)
+    msm_pairs(const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries, const uint32_t* offs,
+              uint32_t keys, uint32_t e0, uint32_t slice, uint32_t level, uint32_t levels, const G1Affine* src,
+              G1Affine* dst, uint32_t batch, uint32_t positions) {
+  msm_pairs_block<G1Affine, true>(bases, n, table, entries, offs, keys, e0, slice, level, levels, src, dst, batch,
+                                  positions);
+}
+
+extern "C" __global__ void msm_affine_offsets(const uint32_t* offs, uint32_t keys, uint32_t levels, uint32_t* out) {
+  msm_affine_offsets_at(blockIdx.x * blockDim.x + threadIdx.x, offs, keys, levels, out);
+}
 
 extern "C" __global__ void msm_table(const G1Affine* bases, uint32_t n, uint32_t shift, uint32_t copies, G1Affine* table) {
   msm_table_at<G1Xyzz>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, shift, copies, table);
@@ -508,4 +817,10 @@ extern "C" __global__ void fr_mul_vec(const Fr* a, const Fr* b, Fr* out, uint32_
 extern "C" __global__ void fp_mul_vec(const Fp* a, const Fp* b, Fp* out, uint32_t n) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = Fp::reduce(Fp::mul(a[i], b[i]));
+}
+
+/** out = a·a elementwise by Fp::sqr_sym (its device carry chains, checked against fp_mul_vec by KernelsGpuIT). */
+extern "C" __global__ void fp_sqr_vec(const Fp* a, Fp* out, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Fp::reduce(Fp::sqr_sym(a[i]));
 }

@@ -2,7 +2,9 @@
 // Kernels.msm launches them, for G1 and for G2, and compares each result with a plain double-and-add sum of k_i·P_i
 // (and, for G2, checks the Fp2 arithmetic itself: (r - 1)·G = -G, results on the twist): plans without a
 // table and with precomputed copies, odd sizes, edge scalars (0, 1, r - 1), an identity base, a doubled point, and
-// skewed scalars (all 1, 0/1). No GPU needed:
+// skewed scalars (all 1, 0/1), repeated and negated bases; each in every accumulation variant (the current XYZZ path,
+// XYZZ with Fp::sqr_sym, batch-affine pair passes in several shapes; MSM_VARIANTS=current or affine runs those only), and
+// Fp::sqr_sym against mul. No GPU needed:
 //   nvcc -x cu -O2 -o /tmp/msm_host_check gpu/src/test/cuda/msm_host_check.cu && /tmp/msm_host_check [seed [slow]]
 // (MSM_GROUPS=g1 or g2 runs one group only).
 // It checks the kernels' logic (digits, table, sort, chunks, combining rounds, reduction), not the device's
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
 #include <random>
 #include <vector>
 #include "../../main/cuda/kernels.cu"
@@ -70,9 +73,62 @@ static bool same(const P& a, const P& b) {
   return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/** The accumulation variants of MsmPlan.Accumulation; AFFINE with its pair passes' shape. */
+struct Variant {
+  enum Mode { XYZZ, XYZZ_SQR, AFFINE } mode;
+  uint32_t levels, slice, batch;  // AFFINE only
+};
+static const Variant CURRENT = {Variant::XYZZ, 0, 0, 0};
+
+/** Chunk length of msm_accumulate for at most `most` entries (MsmPlan.chunk). */
+static uint32_t chunk_for(uint64_t most) {
+  uint64_t ch = (most + (1u << 19) - 1) >> 19;
+  return (uint32_t)(ch > 32 ? ch : 32);
+}
+
+/**
+ * The batch-affine pair passes as Kernels.msm launches them (msm_pairs per slice and level, every warp's lanes run
+ * forward, then lanes_inverse in place of the shuffles, then back), into R; roffs gets R's run offsets.
+ */
+template <class A>
+static void emulate_pairs(const std::vector<A>& bases, uint32_t n, const std::vector<A>& table,
+                          const std::vector<uint32_t>& entries, const std::vector<uint32_t>& offs, uint32_t keys,
+                          uint64_t most, const Variant& v, std::vector<A>& R, std::vector<uint32_t>& roffs) {
+  typedef decltype(A().x) F;
+  A zero;
+  zero.x = F::zero();
+  zero.y = F::zero();
+  R.assign((size_t)(most >> v.levels) + keys + 1, zero);
+  std::vector<A> Ta((v.slice >> 1) + keys + 1), Tb((v.slice >> 2) + keys + 1);
+  for (uint64_t e0 = 0; e0 < most; e0 += v.slice) {
+    for (uint32_t level = 1; level <= v.levels; level++) {
+      const A* src = level == 1 ? nullptr : ((level - 1) % 2 == 1 ? Ta.data() : Tb.data());
+      A* dst = level == v.levels ? R.data() : (level % 2 == 1 ? Ta.data() : Tb.data());
+      uint32_t positions = (v.slice >> level) + keys;
+      uint32_t warps = (positions + 32 * v.batch - 1) / (32 * v.batch);
+      PairPass q = pair_pass(offs.data(), keys, (uint32_t)e0, v.slice, level, v.levels);  // the same in every thread
+      for (uint32_t w = 0; w < warps; w++) {
+        if (pair_position(w, 0, 0, v.batch) >= positions) continue;
+        if (!q.live || pair_position(w, 0, 0, v.batch) >= q.end) break;  // and in every later warp
+        F run[32], inv[32];
+        for (uint32_t l = 0; l < 32; l++)
+          run[l] = msm_pairs_forward_at(w, l, bases.data(), n, table.data(), entries.data(), offs.data(), keys, q, level,
+                                        src, dst, v.batch, positions);
+        lanes_inverse(run, inv, 32);
+        for (uint32_t l = 0; l < 32; l++)
+          msm_pairs_back_at<A, true>(w, l, bases.data(), n, table.data(), entries.data(), offs.data(), keys, q, level,
+                                     src, dst, v.batch, positions, inv[l]);
+      }
+    }
+  }
+  roffs.resize(keys + 1);
+  for (uint32_t k = 0; k <= keys; k++) msm_affine_offsets_at(k, offs.data(), keys, v.levels, roffs.data());
+}
+
 /** The MSM as the device computes it, every kernel's threads run one after another. */
 template <class P>
-static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, const Plan& p) {
+static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, const Plan& p,
+                  const Variant& v = CURRENT) {
   uint32_t n = p.n;
   std::vector<typename P::Aff> table((size_t)(p.copies - 1) * n + 1);
   for (uint32_t i = 0; i < n; i++) msm_table_at<P>(i, bases.data(), n, p.c * p.sets, p.copies, table.data());
@@ -89,16 +145,41 @@ static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<F
   for (uint32_t i = 0; i < n; i++)
     msm_scatter_at(i, scalars.data(), n, p.c, p.windows, p.sets, cursor.data(), entries.data());
   std::vector<P> buckets(p.keys, P::identity());
-  std::vector<uint32_t> keysA(2 * p.threads), keysB(2 * p.threads);
-  std::vector<P> valsA(2 * p.threads), valsB(2 * p.threads);
-  for (uint32_t t = 0; t < p.threads; t++)
-    msm_accumulate_at<P>(t, bases.data(), n, table.data(), entries.data(), offs.data(), p.keys, p.chunk, p.threads,
-                      buckets.data(), keysA.data(), valsA.data());
+  // what msm_accumulate adds up: the sorted entries, or (batch-affine) the pair passes' reduced points
+  const typename P::Aff* acc_bases = bases.data();
+  const typename P::Aff* acc_table = table.data();
+  const uint32_t* acc_entries = entries.data();
+  const uint32_t* acc_offs = offs.data();
+  uint32_t acc_n = n, chunk = p.chunk, threads = p.threads;
+  std::vector<typename P::Aff> R;
+  std::vector<uint32_t> roffs;
+  if (v.mode == Variant::AFFINE) {
+    uint64_t most = (uint64_t)p.windows * n;
+    emulate_pairs(bases, n, table, entries, offs, p.keys, most, v, R, roffs);
+    acc_bases = R.data();
+    acc_table = nullptr;
+    acc_entries = nullptr;
+    acc_offs = roffs.data();
+    acc_n = 0x7fffffffu;
+    uint64_t rmost = R.size();
+    chunk = chunk_for(rmost);
+    threads = (uint32_t)((rmost + chunk - 1) / chunk);
+  }
+  std::vector<uint32_t> keysA(2 * threads), keysB(2 * threads);
+  std::vector<P> valsA(2 * threads), valsB(2 * threads);
+  for (uint32_t t = 0; t < threads; t++) {
+    if (v.mode == Variant::XYZZ)
+      msm_accumulate_at<P>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, chunk, threads,
+                           buckets.data(), keysA.data(), valsA.data());
+    else
+      msm_accumulate_at<P, true>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, chunk, threads,
+                                 buckets.data(), keysA.data(), valsA.data());
+  }
   uint32_t* ink = keysA.data();
   P* inv = valsA.data();
   uint32_t* outk = keysB.data();
   P* outv = valsB.data();
-  uint32_t count = 2 * p.threads;
+  uint32_t count = 2 * threads;
   const uint32_t combine = 8;  // MsmPlan.COMBINE
   while (count > combine) {
     uint32_t threads = (count + combine - 1) / combine;
@@ -187,14 +268,36 @@ static std::vector<Fr> random_scalars(uint32_t n) {
 }
 
 
+/** The variants each case runs: the current XYZZ path, XYZZ with sqr_sym, and batch-affine in several shapes. */
+static std::vector<Variant> variants = {CURRENT};
+static int cases = 0;
+
+/**
+ * Batch-affine shapes: the default (Kernels: 4 levels, slices of 2^23, 16 per lane), and small slices and batches so
+ * that runs are cut by slice ends, warps hold many keys, and one to five levels run.
+ */
+static std::vector<Variant> all_variants() {
+  return {CURRENT, {Variant::XYZZ_SQR, 0, 0, 0}, {Variant::AFFINE, 4, 1u << 23, 16}, {Variant::AFFINE, 1, 64, 1},
+          {Variant::AFFINE, 2, 256, 3}, {Variant::AFFINE, 3, 96, 2}, {Variant::AFFINE, 5, 2048, 5}};
+}
+
+static const char* mode_name(const Variant& v) {
+  return v.mode == Variant::XYZZ ? "xyzz" : v.mode == Variant::XYZZ_SQR ? "xyzz+sqr" : "affine";
+}
+
 template <class P>
 static void check(const char* what, const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, uint32_t c,
                   uint32_t copies, const P& want) {
   Plan p((uint32_t)bases.size(), c, copies);
-  bool ok = same(emulated<P>(bases, scalars, p), want);
-  failures += !ok;
-  printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u chunk=%u\n", ok ? "ok " : "BAD", what, p.n, p.c,
-         p.windows, p.copies, p.sets, p.chunk);
+  for (const Variant& v : variants) {
+    bool ok = same(emulated<P>(bases, scalars, p, v), want);
+    failures += !ok;
+    cases++;
+    printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u chunk=%-4u %s", ok ? "ok " : "BAD", what, p.n, p.c,
+           p.windows, p.copies, p.sets, p.chunk, mode_name(v));
+    if (v.mode == Variant::AFFINE) printf(" levels=%u slice=%u batch=%u", v.levels, v.slice, v.batch);
+    printf("\n");
+  }
 }
 
 /** Every check of one group: edge scalars, odd sizes, tables, wide windows, skewed scalars. */
@@ -242,12 +345,68 @@ static void run_group(const Fr& one, const Fr& rm1, bool slow) {
       check<P>("all scalars 1", bases, ones, 13, copies, want);
       check<P>("0/1 scalars", bases, bits, 13, copies, want_bits);
     }
+    std::vector<Fr> zeros(n, Fr::zero());
+    check<P>("all scalars 0", bases, zeros, 13, 1, P::identity());
     std::vector<typename P::Aff> twice(3, bases[0]);
     std::vector<Fr> same_scalar(3, rm1);
     P want_twice = reference<P>(twice, same_scalar);
     check<P>("one point thrice", twice, same_scalar, 8, 1, want_twice);
     check<P>("one point thrice, table", twice, same_scalar, 8, 64, want_twice);
   }
+}
+
+/**
+ * Repeated bases, as GpuBench repeats 2^16 distinct ones, some negated, with scalars from a small set: buckets full of
+ * one point (doublings), of a point and its negation (identity sums) and of identity bases.
+ */
+template <class P>
+static void run_repeated(const Fr& one, const Fr& rm1) {
+  typedef typename P::Field F;
+  uint32_t n = 2001;
+  std::vector<typename P::Aff> distinct = random_bases<P>(5);
+  distinct[4].x = F::zero(), distinct[4].y = F::zero();
+  std::vector<typename P::Aff> bases(n);
+  for (uint32_t i = 0; i < n; i++) {
+    bases[i] = distinct[i % 5];
+    if (i % 7 == 3) bases[i].y = F::reduce(F::neg(bases[i].y));
+  }
+  Fr two = Fr::add(one, one), some = random_scalars(1)[0];
+  Fr pick[5] = {one, two, rm1, some, Fr::add(two, one)};
+  std::vector<Fr> scalars(n);
+  for (auto& k : scalars) k = pick[rng() % 5];
+  P want = reference<P>(bases, scalars);
+  check<P>("repeated bases, 5 scalars", bases, scalars, 8, 1, want);
+  check<P>("repeated bases, 5 scalars, table", bases, scalars, 13, 64, want);
+  std::vector<Fr> ones(n, one);
+  check<P>("repeated bases, all 1", bases, ones, 8, 1, reference<P>(bases, ones));
+}
+
+/** Fp::sqr_sym against mul(a, a) on random values below 2p (Fp's lazy range) and the edges p - 1, p, p + 1, 2p - 1. */
+static void check_sqr(uint32_t trials) {
+  std::vector<Fp> xs;
+  Fp p, p2;
+  for (int i = 0; i < 12; i++) p.v[i] = FpParams::mod(i), p2.v[i] = FpParams::mod2(i);
+  Fp one_int = Fp::zero();
+  one_int.v[0] = 1;
+  Fp pm1 = p, pp1 = p, p2m1 = p2;
+  pm1.v[0] -= 1, pp1.v[0] += 1, p2m1.v[0] -= 1;  // no borrow or carry: the low limbs are not 0 or all ones
+  xs = {Fp::zero(), one_int, Fp::one(), pm1, p, pp1, p2m1};
+  for (uint32_t t = 0; t < trials; t++) {
+    Fp x;
+    for (int i = 0; i < 12; i++) x.v[i] = (uint32_t)rng();
+    x.v[11] &= 0x1fffffffu;  // below 2^381 < 2p
+    xs.push_back(x);
+  }
+  int bad = 0;
+  for (const Fp& x : xs) {
+    Fp got = Fp::sqr_sym(x), want = Fp::mul(x, x), d;
+    Fp r1 = Fp::reduce(got), r2 = Fp::reduce(want);
+    bool below = Fp::sub_bound(got.v, d.v) == 1;  // got < 2p
+    bad += memcmp(&r1, &r2, sizeof r1) != 0 || !below;
+  }
+  failures += bad != 0;
+  cases++;
+  printf("%s Fp::sqr_sym = mul(a, a) below 2p: %zu values, %d wrong\n", bad ? "BAD" : "ok ", xs.size(), bad);
 }
 
 /** Fp2 and the G2 formulas on their own: (r - 1)·G = -G and (r - 1)·G + G = identity, random points on the twist. */
@@ -282,15 +441,25 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 8; i++) one.v[i] = FrParams::one(i), rm1.v[i] = R_MINUS_1[i];
   bool slow = argc > 2;  // wide windows on a CPU: millions of buckets
   const char* groups = getenv("MSM_GROUPS");  // "g1", "g2" or both (unset)
+  // MSM_VARIANTS: "current" runs the current XYZZ path only, "affine" the batch-affine shapes only; unset: every variant
+  const char* which = getenv("MSM_VARIANTS");
+  if (which == nullptr || strcmp(which, "current") != 0) variants = all_variants();
+  if (which != nullptr && strcmp(which, "affine") == 0) {
+    variants.erase(std::remove_if(variants.begin(), variants.end(), [](const Variant& v) { return v.mode != Variant::AFFINE; }),
+                   variants.end());
+  }
   if (groups == nullptr || strstr(groups, "g1")) {
     printf("-- G1\n");
+    check_sqr(100000);
     run_group<G1Xyzz>(one, rm1, slow);
+    run_repeated<G1Xyzz>(one, rm1);
   }
   if (groups == nullptr || strstr(groups, "g2")) {
     printf("-- G2\n");
     check_g2_arithmetic(rm1);
     run_group<G2Xyzz>(one, rm1, slow);
+    run_repeated<G2Xyzz>(one, rm1);
   }
-  printf("%d failed\n", failures);
+  printf("%d of %d failed\n", failures, cases);
   return failures != 0;
 }

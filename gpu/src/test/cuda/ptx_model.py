@@ -100,9 +100,10 @@ def check(N, mod, trials):
         N, len(pairs), bad, inv, len(B["mul_row"]), len(B["reduce_row"]), len(B["sub_mod"])))
     return bad
 
-r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
-p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
-n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-bad = check(8, r, n) + check(12, p, n)
-print("carries dropped by non-.cc instructions:", lost["count"])
-sys.exit(1 if bad or lost["count"] else 0)
+if __name__ == "__main__":
+    r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+    p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+    bad = check(8, r, n) + check(12, p, n)
+    print("carries dropped by non-.cc instructions:", lost["count"])
+    sys.exit(1 if bad or lost["count"] else 0)

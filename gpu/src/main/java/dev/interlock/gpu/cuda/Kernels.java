@@ -67,6 +67,11 @@ final class Kernels {
   /** The group-specific MSM kernels, per group. */
   private final Map<MsmGroup, GroupKernels> groupKernels = new EnumMap<>(MsmGroup.class);
   private final CUfunction msmTable = new CUfunction();
+  /** G1's accumulation variants (MsmPlan.Accumulation): XYZZ with Fp::sqr_sym, and the batch-affine pair passes. */
+  private final CUfunction accumulateSqr = new CUfunction();
+  private final CUfunction msmPairs = new CUfunction();
+  private final CUfunction affineOffsets = new CUfunction();
+  private final CUfunction fpSqr = new CUfunction();
   private final CUfunction fixedBase = new CUfunction();
   private final CUfunction frMul = new CUfunction();
   private final CUfunction fpMul = new CUfunction();
@@ -107,6 +112,10 @@ final class Kernels {
       groupKernels.put(g, k);
     }
     get(module, msmTable, "msm_table");
+    get(module, accumulateSqr, "msm_accumulate_sqr");
+    get(module, msmPairs, "msm_pairs");
+    get(module, affineOffsets, "msm_affine_offsets");
+    get(module, fpSqr, "fp_sqr_vec");
     get(module, fixedBase, "g1_fixed_base");
     get(module, frMul, "fr_mul_vec");
     get(module, fpMul, "fp_mul_vec");
@@ -148,27 +157,28 @@ final class Kernels {
   }
 
   /**
-   * A committed kernel image (gpu/src/main/resources/dev/interlock/gpu/cuda), read from {@code name} or, where only
-   * that exists, uncompressed from {@code name.gz}. The large images are committed gzipped (compile.sh): 15 MB of PTX
-   * and cubin become 3 MB, which the device tool's 64 MiB carry (tree plus bundle) needs.
+   * A committed kernel image (gpu/src/main/resources/dev/interlock/gpu/cuda): {@code name.gz} uncompressed where it
+   * exists, else {@code name}. The large images are committed gzipped (compile.sh): 15 MB of PTX and cubin become 3 MB,
+   * which the device tool's 64 MiB carry (tree plus bundle) needs. The .gz comes first so that an uncompressed image
+   * left in target/classes by a build from before the change cannot shadow it.
    */
   static byte[] resource(String name) {
-    try (InputStream in = Kernels.class.getResourceAsStream(name)) {
-      if (in != null) {
-        return in.readAllBytes();
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + name, e);
-    }
     try (InputStream gz = Kernels.class.getResourceAsStream(name + ".gz")) {
-      if (gz == null) {
-        throw new IllegalStateException(name + " (or " + name + ".gz) is missing from the classpath");
-      }
-      try (InputStream in = new GZIPInputStream(gz)) {
-        return in.readAllBytes();
+      if (gz != null) {
+        try (InputStream in = new GZIPInputStream(gz)) {
+          return in.readAllBytes();
+        }
       }
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + name + ".gz", e);
+    }
+    try (InputStream in = Kernels.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " (or " + name + ".gz) is missing from the classpath");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + name, e);
     }
   }
 
@@ -274,8 +284,21 @@ final class Kernels {
     CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
     CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};
     CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
-    launch(g.accumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(),
-        p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
+    switch (p.accumulation()) {
+      case XYZZ -> launch(g.accumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets,
+          p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
+      case XYZZ_SQR -> launch(accumulateSqr, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries,
+          offsets, p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
+      case AFFINE -> {
+        CUdeviceptr reduced = scratch.withByteOffset(p.affinePointsAt());
+        pairs(bases, tableOrNone, entries, offsets, p, reduced, scratch, s);
+        launch(affineOffsets, blocks(counters), THREADS, s, offsets, p.keys(), MsmPlan.AFFINE_LEVELS, cursors);
+        phases.ended("pairs");
+        // the reduced points themselves, sorted by key (no entries), run offsets in the cursors' place
+        launch(accumulateSqr, (p.chunkThreads() + 127) / 128, 128, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(),
+            new CUdeviceptr(), cursors, p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
+      }
+    }
     phases.ended("accumulate");
     int in = 0;
     int count = 2 * p.chunkThreads();
@@ -304,6 +327,30 @@ final class Kernels {
     }
     launch(g.reduceWindows, p.sets(), Math.min(windowThreads, m), s, partial[at], m, windowSums);
     phases.ended("reduce");
+  }
+
+  /**
+   * The batch-affine pair passes (kernels.cu, msm_pairs): R zeroed (identity in its gaps), then per slice of
+   * plan.affineSlice() entries, levels 1 .. AFFINE_LEVELS, each from the level before (level 1 from the entries) into
+   * a temporary (odd levels A, even B) or, the last, into R. Warps of 32 lanes, AFFINE_BATCH slots a lane.
+   */
+  private void pairs(CUdeviceptr bases, CUdeviceptr table, CUdeviceptr entries, CUdeviceptr offsets, MsmPlan p,
+      CUdeviceptr reduced, CUdeviceptr scratch, CUstream s) {
+    CudaDevice.check(cuMemsetD32Async(reduced, 0, p.affinePoints() * p.group().affineBytes() / 4, s), "cuMemsetD32Async");
+    CUdeviceptr[] temp = {scratch.withByteOffset(p.affineTempAAt()), scratch.withByteOffset(p.affineTempBAt())};
+    int levels = MsmPlan.AFFINE_LEVELS;
+    int batch = MsmPlan.AFFINE_BATCH;
+    for (int slice = 0; slice < p.affineSlices(); slice++) {
+      int e0 = slice * p.affineSlice();
+      for (int level = 1; level <= levels; level++) {
+        CUdeviceptr src = level == 1 ? new CUdeviceptr() : temp[(level - 1) % 2 == 1 ? 0 : 1];
+        CUdeviceptr dst = level == levels ? reduced : temp[level % 2 == 1 ? 0 : 1];
+        int positions = p.affinePositions(level);
+        long warps = (positions + 32L * batch - 1) / (32L * batch);
+        launch(msmPairs, (int) ((warps * 32 + 127) / 128), 128, s, bases, p.n(), table, entries, offsets, p.keys(), e0,
+            p.affineSlice(), level, levels, src, dst, batch, positions);
+      }
+    }
   }
 
   /** The exclusive prefix sum of len counters in place, level by level, with the block sums at sums. */
@@ -358,7 +405,19 @@ final class Kernels {
    * driver reports them: what a benchmark records beside its times.
    */
   String accumulateResources(MsmGroup group) {
-    CUfunction f = groupKernels.get(group).accumulate;
+    return resources(groupKernels.get(group).accumulate);
+  }
+
+  /** As {@link #accumulateResources}, for the G1 kernels of an accumulation variant (msm_pairs for AFFINE). */
+  String accumulateResources(MsmPlan.Accumulation a) {
+    return resources(switch (a) {
+      case XYZZ -> groupKernels.get(MsmGroup.G1).accumulate;
+      case XYZZ_SQR -> accumulateSqr;
+      case AFFINE -> msmPairs;
+    });
+  }
+
+  private String resources(CUfunction f) {
     int[] regs = new int[1];
     int[] local = new int[1];
     CudaDevice.check(cuFuncGetAttribute(regs, CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS, f), "cuFuncGetAttribute");
@@ -388,6 +447,11 @@ final class Kernels {
   /** out = a·b elementwise, Fp (Montgomery). */
   void fpMul(CUdeviceptr a, CUdeviceptr b, CUdeviceptr out, int n, CUstream s) {
     launch(fpMul, blocks(n), THREADS, s, a, b, out, n);
+  }
+
+  /** out = a·a elementwise by Fp::sqr_sym, Fp (Montgomery, reduced). */
+  void fpSqr(CUdeviceptr a, CUdeviceptr out, int n, CUstream s) {
+    launch(fpSqr, blocks(n), THREADS, s, a, out, n);
   }
 
   // ------------------------------------------------------------------------------------------- launching

@@ -23,8 +23,35 @@ package dev.interlock.gpu.cuda;
  * segment sums (sets·segments XYZZ points), group sums (sets·ceil(segments / 16)), window sums (sets Jacobian points of
  * 144 bytes, 288 in G2), and two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values). The table is not scratch:
  * it is a buffer of {@link #tableBytes()} that the caller owns.
+ *
+ * <p>{@link #accumulation} picks how buckets are summed ({@link Accumulation}): the batch-affine path adds, after the
+ * slot arrays, its reduced points R ({@link #affinePoints()}) and two temporaries for the pair passes' levels below the
+ * last ({@link #affineTempA()}, {@link #affineTempB()} affine points); R's run offsets reuse the cursors.
  */
-record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup group) {
+record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup group, Accumulation accumulation) {
+  /** How the sorted digit entries are summed into buckets (kernels.cu), selectable so that a benchmark times each. */
+  enum Accumulation {
+    /** msm_accumulate: one XYZZ mixed addition per entry (8 products and 2 squarings, squared by the product). */
+    XYZZ,
+    /** msm_accumulate_sqr: the same, squaring with Fp::sqr_sym (G1 only). */
+    XYZZ_SQR,
+    /**
+     * msm_pairs: {@value #AFFINE_LEVELS} passes of independent affine additions, one Fermat inversion per warp of
+     * 32·{@value #AFFINE_BATCH} (Montgomery's trick), over slices of {@value #AFFINE_SLICE} entries, each halving the
+     * buckets' runs; then msm_accumulate_sqr over the reduced points (G1 only).
+     */
+    AFFINE
+  }
+
+  /** Pair passes of the batch-affine path: each bucket's run shrinks 2^levels-fold before the XYZZ accumulation. */
+  static final int AFFINE_LEVELS = 4;
+  /** Entries per slice of the pair passes (a multiple of 2^AFFINE_LEVELS): bounds the temporaries. */
+  static final int AFFINE_SLICE = 1 << 23;
+  /** Additions per lane sharing a warp's inversion: 32·16 per ~450-product inversion. */
+  static final int AFFINE_BATCH = 16;
+  /** The smallest G1 MSM that takes the batch-affine path by default (no table or with one). */
+  static final int AFFINE_FROM = 1 << 22;
+
   /**
    * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
    * its threads many (32 took 6.4 ms of a 24.6 ms MSM at 2^20 on the H200, gpu/NOTES.md run 34).
@@ -46,6 +73,10 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
 
   MsmPlan {
     java.util.Objects.requireNonNull(group, "group");
+    java.util.Objects.requireNonNull(accumulation, "accumulation");
+    if (group != MsmGroup.G1 && accumulation != Accumulation.XYZZ) {
+      throw new IllegalArgumentException("only G1 MSMs have the " + accumulation + " accumulation, got " + group);
+    }
     if (group != MsmGroup.G1 && copies != 1) {
       throw new IllegalArgumentException("only G1 MSMs have a table, got " + copies + " copies in " + group);
     }
@@ -60,9 +91,33 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     }
   }
 
-  /** A G1 plan. */
+  /** A plan with the current XYZZ accumulation. */
+  MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup group) {
+    this(n, c, windows, copies, segments, group, Accumulation.XYZZ);
+  }
+
+  /** A G1 plan with the current XYZZ accumulation. */
   MsmPlan(int n, int c, int windows, int copies, int segments) {
     this(n, c, windows, copies, segments, MsmGroup.G1);
+  }
+
+  /** This plan with another accumulation (a benchmark's variant). */
+  MsmPlan with(Accumulation a) {
+    return new MsmPlan(n, c, windows, copies, segments, group, a);
+  }
+
+  /**
+   * The accumulation a G1 MSM of n points takes unless asked otherwise: batch-affine from {@value #AFFINE_FROM} points
+   * (buckets of ~100 entries, where its ~7.5 products an addition should beat XYZZ's 10: gpu/NOTES.md, issue 17),
+   * XYZZ below (small runs, and the arenas of a 2^20 partition stay as they were). {@code -Dinterlock.msm.accumulation=
+   * xyzz|xyzz_sqr|affine} forces one at every size.
+   */
+  static Accumulation defaultAccumulation(int n) {
+    String forced = System.getProperty("interlock.msm.accumulation");
+    if (forced != null) {
+      return Accumulation.valueOf(forced.toUpperCase(java.util.Locale.ROOT));
+    }
+    return n >= AFFINE_FROM ? Accumulation.AFFINE : Accumulation.XYZZ;
   }
 
   /** The G2 plan for n points: G1's window widths (the bucket and digit work scale alike), no table. */
@@ -97,7 +152,8 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     int windows = (256 + c - 1) / c;
     int sets = ceilDiv(windows, Math.min(Math.min(copies, windows), MAX_COPIES));
     int buckets = 1 << (c - 1);
-    return new MsmPlan(n, c, windows, ceilDiv(windows, sets), Math.min(buckets, Math.max(1024, buckets / 32)));
+    return new MsmPlan(n, c, windows, ceilDiv(windows, sets), Math.min(buckets, Math.max(1024, buckets / 32)), MsmGroup.G1,
+        defaultAccumulation(n));
   }
 
   private static void requireSize(int n) {
@@ -199,16 +255,56 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     return groupSumsAt() + align((long) sets() * ceilDiv(segments, GROUP) * group.xyzzBytes());
   }
 
+  /**
+   * The most points msm_accumulate adds: a digit entry each (windows·n), or on the batch-affine path the reduced points
+   * R, gaps included.
+   */
+  long accumulated() {
+    return accumulation == Accumulation.AFFINE ? affinePoints() : (long) windows * n;
+  }
+
   /** Sorted entries per accumulating thread: at least 32, more when that would take over 2^19 threads. */
   int chunk() {
-    long most = (long) windows * n;
+    long most = accumulated();
     return (int) Math.max(32, (most + MAX_CHUNK_THREADS - 1) / MAX_CHUNK_THREADS);
   }
 
   /** Accumulating threads: enough chunks for every digit being non-zero. */
   int chunkThreads() {
-    long most = (long) windows * n;
+    long most = accumulated();
     return (int) ((most + chunk() - 1) / chunk());
+  }
+
+  /** Entries per slice of the pair passes: {@value #AFFINE_SLICE}, or all of them rounded up to 2^levels when fewer. */
+  int affineSlice() {
+    long most = (long) windows * n;
+    long rounded = (most + (1 << AFFINE_LEVELS) - 1) >> AFFINE_LEVELS << AFFINE_LEVELS;
+    return (int) Math.min(AFFINE_SLICE, rounded);
+  }
+
+  /** Slices of the pair passes (the last may hold fewer entries, or none when zero digits shortened the entries). */
+  int affineSlices() {
+    return (int) (((long) windows * n + affineSlice() - 1) / affineSlice());
+  }
+
+  /** Output slots of pair pass `level` of a slice: (slice >> level) + keys (kernels.cu: one gap slot per key at most). */
+  int affinePositions(int level) {
+    return (affineSlice() >> level) + keys();
+  }
+
+  /** Points of R, the last level of every slice: (windows·n >> levels) + keys + 1. */
+  long affinePoints() {
+    return ((long) windows * n >> AFFINE_LEVELS) + keys() + 1;
+  }
+
+  /** Points of the temporary of odd levels below the last (level 1 is the largest). */
+  long affineTempA() {
+    return (long) (affineSlice() >> 1) + keys() + 1;
+  }
+
+  /** Points of the temporary of even levels below the last. */
+  long affineTempB() {
+    return (long) (affineSlice() >> 2) + keys() + 1;
   }
 
   /**
@@ -217,7 +313,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
    * width serves every smaller n.
    */
   int slotsA() {
-    long most = (long) windows * n;
+    long most = accumulated();
     return 2 * (int) Math.min(MAX_CHUNK_THREADS, (most + 31) / 32);
   }
 
@@ -242,8 +338,30 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     return slotKeysBAt() + align(slotsB() * 4L);
   }
 
+  /** Where R, the batch-affine path's reduced points, begins (after the slot arrays). */
+  long affinePointsAt() {
+    return slotValsBAt() + align((long) slotsB() * group.xyzzBytes());
+  }
+
+  long affineTempAAt() {
+    return affinePointsAt() + align(affinePoints() * group.affineBytes());
+  }
+
+  long affineTempBAt() {
+    return affineTempAAt() + align(affineTempA() * group.affineBytes());
+  }
+
+  /** Bytes of the batch-affine path's own scratch (R and the two temporaries), 0 on the other paths. */
+  long affineBytes() {
+    return accumulation != Accumulation.AFFINE ? 0
+        : affineTempBAt() + affineTempB() * group.affineBytes() - affinePointsAt();
+  }
+
   /** Bytes of scratch this plan uses. */
   long scratchBytes() {
+    if (accumulation == Accumulation.AFFINE) {
+      return affineTempBAt() + affineTempB() * group.affineBytes();
+    }
     return slotValsBAt() + (long) slotsB() * group.xyzzBytes();
   }
 
@@ -265,9 +383,9 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     return most;
   }
 
-  /** This plan's widths for m points. */
+  /** This plan's widths and accumulation for m points. */
   private static MsmPlan same(MsmPlan p, int m) {
-    return new MsmPlan(m, p.c, p.windows, p.copies, p.segments, p.group);
+    return new MsmPlan(m, p.c, p.windows, p.copies, p.segments, p.group, p.accumulation);
   }
 
   private static long align(long bytes) {

@@ -36,10 +36,15 @@ import jcuda.driver.CUstream;
  * windows, so one bucket set; the table's build is timed on its own, once per size). Each MSM row gives the device-event
  * time of the kernels and, as "to host", the wall-clock time of the whole call up to the result point on the host.
  * Phase rows split one MSM into sort (digits, counting sort), accumulate, combine and reduce. {@code --variants
- * C:K,...} times other windows C with K copies at the sizes of {@code --variant-sizes}.
+ * C:K,...} times other windows C with K copies at the sizes of {@code --variant-sizes}. {@code --accumulations
+ * xyzz,xyzz_sqr,affine} times those bucket accumulations ({@link MsmPlan.Accumulation}) side by side at the sizes of
+ * {@code --accumulation-sizes}, without a table and with one, each checked against the CPU first, with its phases
+ * (medians of device-event times) and its kernel's registers. {@code --no-msm-sizes} skips the sweep of
+ * --from..--to (the accumulations and the 0/1 rows at --to still run).
  *
  * <pre>java -cp ... dev.interlock.gpu.cuda.GpuBench [--from 16] [--to 24] [--reps 7] [--seed S] [--copies K]
- *     [--variants 16:1,20:13] [--variant-sizes 20,24] [--no-ntt] [--no-copies]</pre>
+ *     [--variants 16:1,20:13] [--variant-sizes 20,24] [--accumulations xyzz,xyzz_sqr,affine]
+ *     [--accumulation-sizes 20,24] [--no-msm-sizes] [--no-ntt] [--no-copies]</pre>
  */
 public final class GpuBench {
   private static final int DISTINCT_BASES = 1 << 16;
@@ -58,6 +63,9 @@ public final class GpuBench {
     List<Integer> variantSizes = new ArrayList<>();
     boolean ntt = true;
     boolean copyRates = true;
+    List<MsmPlan.Accumulation> accumulations = new ArrayList<>();
+    List<Integer> accumulationSizes = new ArrayList<>();
+    boolean msmSizes = true;
   }
 
   public static void main(String[] args) {
@@ -81,6 +89,17 @@ public final class GpuBench {
               o.variantSizes.add(Integer.parseInt(v));
             }
           }
+          case "--accumulations" -> {
+            for (String v : args[++i].split(",")) {
+              o.accumulations.add(MsmPlan.Accumulation.valueOf(v.toUpperCase(Locale.ROOT)));
+            }
+          }
+          case "--accumulation-sizes" -> {
+            for (String v : args[++i].split(",")) {
+              o.accumulationSizes.add(Integer.parseInt(v));
+            }
+          }
+          case "--no-msm-sizes" -> o.msmSizes = false;
           case "--no-ntt" -> o.ntt = false;
           case "--no-copies" -> o.copyRates = false;
           default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -88,7 +107,8 @@ public final class GpuBench {
       }
     } catch (RuntimeException e) {
       System.err.println("usage: GpuBench [--from LOG] [--to LOG] [--reps R] [--seed S] [--copies K] [--variants C:K,...]"
-          + " [--variant-sizes LOG,...] [--no-ntt] [--no-copies]; " + e.getMessage());
+          + " [--variant-sizes LOG,...] [--accumulations xyzz,xyzz_sqr,affine] [--accumulation-sizes LOG,...]"
+          + " [--no-msm-sizes] [--no-ntt] [--no-copies]; " + e.getMessage());
       System.exit(2);
     }
     System.out.printf(Locale.ROOT, "gpu-bench seed %d (rerun: --seed %d), sizes 2^%d..2^%d, %d timed runs each%n", o.seed, o.seed,
@@ -98,6 +118,15 @@ public final class GpuBench {
       for (int[] v : o.variants) {
         MsmPlan p = MsmPlan.of(1 << log, v[0], v[1]);
         tables = Math.max(tables, p.tableBytes() + p.scratchBytes());
+      }
+    }
+    for (int log : o.accumulationSizes) {
+      for (MsmPlan.Accumulation a : o.accumulations) {
+        tables = Math.max(tables, MsmPlan.of(1 << log).with(a).scratchBytes());
+        if (o.copies > 1) {
+          MsmPlan p = MsmPlan.withTable(1 << log, o.copies).with(a);
+          tables = Math.max(tables, p.tableBytes() + p.scratchBytes());
+        }
       }
     }
     try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + tables, new KernelScratch(o.to, 1 << o.to, 1))) {
@@ -195,6 +224,12 @@ public final class GpuBench {
     gpu.writeScalars(sc, 0, scalars);
     CUstream s = gpu.stream();
     for (int log = from; log <= to; log++) {
+      if (o.accumulationSizes.contains(log)) {
+        accumulations(gpu, s, o, bases, scalars, b, bp, gpu.pointer(sc), log, "", table);
+      }
+      if (!o.msmSizes) {
+        continue;
+      }
       int n = 1 << log;
       MsmPlan plan = MsmPlan.of(n);
       check(gpu.msmOf(b, sc, n).equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log + " (" + describe(plan) + ")");
@@ -236,6 +271,9 @@ public final class GpuBench {
     gpu.writeScalars(sc, 0, bits);
     MsmPlan plan = MsmPlan.of(1 << to);
     G1 want = foldedCpuMsm(bases, bits, 1 << to);
+    if (o.accumulationSizes.contains(to)) { // each accumulation on the skewed scalars too: a window's points in one bucket
+      accumulations(gpu, s, o, bases, bits, b, bp, gpu.pointer(sc), to, " 0/1", table);
+    }
     check(gpu.msmOf(b, sc, 1 << to).equals(want), "MSM of 0/1 scalars vs CPU at 2^" + to);
     double[] t = time(s, reps, () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
     table.add(row("msm g1 0/1 scalars", to, t) + toHost(reps, () -> gpu.msmOf(b, sc, 1 << to)));
@@ -257,7 +295,51 @@ public final class GpuBench {
 
   private static String describe(MsmPlan p) {
     return "c=" + p.c() + ", " + p.windows() + " windows, " + p.copies() + (p.copies() == 1 ? " copy" : " copies") + ", "
-        + p.sets() + (p.sets() == 1 ? " bucket set" : " bucket sets");
+        + p.sets() + (p.sets() == 1 ? " bucket set" : " bucket sets") + ", " + p.accumulation().name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Each accumulation of --accumulations at 2^log, without a table and with one of --copies: checked against the CPU,
+   * then timed (median of --reps, device events around the kernel sequence) and split into phases, in scratch of its
+   * own. The table is built once per size and shared by the accumulations.
+   */
+  private static void accumulations(CudaDevice gpu, CUstream s, Options o, G1Bases bases, long[] scalars, DeviceBuffer b,
+      CUdeviceptr bp, CUdeviceptr scp, int log, String label, List<String> table) {
+    int n = 1 << log;
+    G1 want = foldedCpuMsm(bases, scalars, n);
+    for (MsmPlan.Accumulation a : o.accumulations) {
+      System.out.println("accumulation " + a + ": " + gpu.kernels().accumulateResources(a));
+    }
+    for (int copies : o.copies > 1 ? new int[] {1, o.copies} : new int[] {1}) {
+      MsmPlan base = copies == 1 ? MsmPlan.of(n) : MsmPlan.withTable(n, copies);
+      DeviceBuffer tbl = gpu.allocate("bench", "accumulation_table", Math.max(1, base.tableBytes()), false);
+      try {
+        CUdeviceptr tp = gpu.pointer(tbl);
+        gpu.kernels().msmTable(bp, base, tp, s);
+        for (MsmPlan.Accumulation a : o.accumulations) {
+          MsmPlan p = base.with(a);
+          DeviceBuffer scratch = gpu.allocate("bench", "accumulation_scratch", p.scratchBytes(), false);
+          try {
+            CUdeviceptr ap = gpu.pointer(scratch);
+            gpu.kernels().msm(bp, tp, scp, p, ap, s);
+            CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
+            long[] sums = new long[p.sets() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
+            gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
+            check(Kernels.msmResult(p, sums).equals(want), "MSM" + label + " accumulation vs CPU at 2^" + log + " (" + describe(p) + ")");
+            double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));
+            String name = "msm " + a.name().toLowerCase(Locale.ROOT) + (copies > 1 ? " table" : "") + label;
+            table.add(row(name, log, t) + "   " + describe(p) + "; scratch " + Sizes.format(p.scratchBytes()));
+            System.out.println(table.get(table.size() - 1));
+            phases(gpu, s, o.reps, a.name().toLowerCase(Locale.ROOT) + (copies > 1 ? " table" : "") + label,
+                () -> gpu.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
+          } finally {
+            gpu.free(scratch);
+          }
+        }
+      } finally {
+        gpu.free(tbl);
+      }
+    }
   }
 
   /** The median wall-clock milliseconds of the whole call, result point on the host included, as a column. */

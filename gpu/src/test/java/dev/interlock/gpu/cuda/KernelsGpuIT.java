@@ -433,6 +433,143 @@ class KernelsGpuIT {
     assertThat(gpuMsm(bases, scalars)).isEqualTo(cpuMsm(bases, scalars));
   }
 
+  /**
+   * The MSM by the kernels directly with the plan's widths for n points (a table of up to {@code copies} copies when
+   * more than 1) and accumulation {@code a}, in scratch and table buffers of its own (the device's arenas are sized for
+   * the default accumulation only).
+   */
+  private static G1 variantMsm(G1Bases bases, long[] scalars, int copies, MsmPlan.Accumulation a) {
+    int n = bases.size();
+    MsmPlan p = (copies == 1 ? MsmPlan.of(n) : MsmPlan.withTable(n, copies)).with(a);
+    DeviceBuffer b = gpu.allocate("test", "bases", Math.max(1, n * 96L), false);
+    DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
+    DeviceBuffer t = gpu.allocate("test", "table", Math.max(1, p.tableBytes()), false);
+    DeviceBuffer scratch = gpu.allocate("test", "variant_scratch", p.scratchBytes(), false);
+    try {
+      gpu.writeBases(b, 0, bases);
+      gpu.writeScalars(s, 0, scalars);
+      CUstream st = gpu.stream();
+      gpu.kernels().msmTable(gpu.pointer(b), p, gpu.pointer(t), st);
+      gpu.kernels().msm(gpu.pointer(b), gpu.pointer(t), gpu.pointer(s), p, gpu.pointer(scratch), st);
+      CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(st), "cuStreamSynchronize");
+      long[] sums = new long[p.sets() * G1Limbs.JACOBIAN_LONGS];
+      gpu.download(sums, gpu.pointer(scratch).withByteOffset(p.windowSumsAt()), sums.length);
+      return Kernels.msmResult(p, sums);
+    } finally {
+      gpu.free(b);
+      gpu.free(s);
+      gpu.free(t);
+      gpu.free(scratch);
+    }
+  }
+
+  private static final MsmPlan.Accumulation[] VARIANTS = MsmPlan.Accumulation.values();
+
+  @Test
+  void everyAccumulationVariantMatchesTheCpuOnRandomAndEdgeInputs() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("variants");
+    long[] rMinus1 = Fr.newVector(1);
+    FrElement.ONE.neg().writeTo(rMinus1, 0);
+    for (int n : new int[] {1, 2, 3, 4, 7, 100, 1000, 4097, 65_537}) {
+      G1Bases bases = randomBases(rng, n);
+      long[] scalars = Fr.randomVector(rng, n);
+      for (int k = 0; k < Math.min(n, 12); k++) {
+        int i = rng.nextInt(n);
+        switch (k % 3) {
+          case 0 -> Fr.setZero(scalars, i);
+          case 1 -> Fr.setOne(scalars, i);
+          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
+        }
+      }
+      if (n > 5) {
+        List<G1> withIdentity = new ArrayList<>(bases.toList());
+        withIdentity.set(5, G1.identity());
+        bases = G1Bases.of(withIdentity);
+      }
+      G1 want = cpuMsm(bases, scalars);
+      for (MsmPlan.Accumulation a : VARIANTS) {
+        for (int copies : new int[] {1, MsmPlan.MAX_COPIES}) {
+          assertThat(variantMsm(bases, scalars, copies, a)).as("%s MSM of %d scalars, %d copies", a, n, copies)
+              .isEqualTo(want);
+        }
+      }
+    }
+    // skewed: every scalar 1 (one bucket), 0/1, all 0; repeated bases, some negated (doublings and P + (-P) in a bucket)
+    int n = 3000;
+    G1Bases bases = randomBases(rng, n);
+    long[] ones = Fr.newVector(n);
+    long[] bits = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      Fr.setOne(ones, i);
+      if (rng.nextBoolean()) {
+        Fr.setOne(bits, i);
+      }
+    }
+    List<G1> repeated = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      G1 p = i % 5 == 4 ? G1.identity() : bases.get(i % 5);
+      repeated.add(i % 7 == 3 ? p.neg() : p);
+    }
+    G1Bases rep = G1Bases.of(repeated);
+    long[] few = Fr.newVector(n);
+    for (int i = 0; i < n; i++) {
+      FrElement.of(1 + rng.nextInt(3)).writeTo(few, i);
+    }
+    for (MsmPlan.Accumulation a : VARIANTS) {
+      for (int copies : new int[] {1, MsmPlan.MAX_COPIES}) {
+        assertThat(variantMsm(bases, ones, copies, a)).as("%s all 1, %d copies", a, copies).isEqualTo(cpuMsm(bases, ones));
+        assertThat(variantMsm(bases, bits, copies, a)).as("%s 0/1, %d copies", a, copies).isEqualTo(cpuMsm(bases, bits));
+        assertThat(variantMsm(bases, Fr.newVector(n), copies, a).isIdentity()).as("%s all 0", a).isTrue();
+        assertThat(variantMsm(rep, few, copies, a)).as("%s repeated bases, %d copies", a, copies).isEqualTo(cpuMsm(rep, few));
+        assertThat(variantMsm(rep, ones, copies, a)).as("%s repeated bases, all 1", a).isEqualTo(cpuMsm(rep, ones));
+      }
+    }
+  }
+
+  @Test
+  void largeMsmsMatchTheCpuInEveryAccumulationVariant() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("large variants");
+    int n = (1 << 20) + 3; // 16 or 13 windows: two slices of the pair passes
+    G1Bases bases = randomBases(rng, n);
+    long[] scalars = Fr.randomVector(rng, n);
+    G1 want = cpuMsm(bases, scalars);
+    for (MsmPlan.Accumulation a : VARIANTS) {
+      assertThat(variantMsm(bases, scalars, 1, a)).as("%s at 2^20 + 3", a).isEqualTo(want);
+      assertThat(variantMsm(bases, scalars, MsmPlan.MAX_COPIES, a)).as("%s with a table at 2^20 + 3", a).isEqualTo(want);
+    }
+  }
+
+  @Test
+  void dedicatedFpSquaringMatchesTheCpu() {
+    Gpu.assumePresent();
+    SplittableRandom rng = rng("sqr");
+    int n = 4099;
+    long[] x = new long[n * 6];
+    BigInteger[] xs = new BigInteger[n];
+    for (int i = 0; i < n; i++) {
+      xs[i] = switch (i) {
+        case 0 -> BigInteger.ZERO;
+        case 1 -> BigInteger.ONE;
+        case 2 -> P.subtract(BigInteger.ONE);
+        default -> new BigInteger(381, new java.util.Random(rng.nextLong())).mod(P);
+      };
+      putFp(x, i, xs[i]);
+    }
+    DeviceBuffer fp = gpu.allocate("test", "fp", 2L * n * 48, false);
+    CUdeviceptr q = gpu.pointer(fp);
+    gpu.upload(q, x, 0, x.length);
+    gpu.kernels().fpSqr(q, q.withByteOffset(n * 48L), n, gpu.stream());
+    long[] sq = new long[n * 6];
+    gpu.download(sq, q.withByteOffset(n * 48L), sq.length);
+    BigInteger rInv = BigInteger.ONE.shiftLeft(384).modInverse(P);
+    for (int i = 0; i < n; i++) {
+      assertThat(getFp(sq, i)).as("Fp square %d", i).isEqualTo(xs[i].multiply(xs[i]).multiply(rInv).mod(P));
+    }
+    gpu.free(fp);
+  }
+
   @Test
   void fixedBaseMultiplicationMatchesTheCpu() {
     Gpu.assumePresent();

@@ -95,12 +95,78 @@ class MsmPlanTest {
       assertThat(g2.bucketsAt()).isEqualTo(g1.bucketsAt()); // the digits and their sort are the group's own business
       assertThat(g2.segmentSumsAt() - g2.bucketsAt()).as("buckets at 2^%d", log)
           .isBetween(2 * (g1.segmentSumsAt() - g1.bucketsAt()) - 256, 2 * (g1.segmentSumsAt() - g1.bucketsAt()));
-      assertThat(g2.scratchBytes()).isGreaterThan(g1.scratchBytes());
+      assertThat(g2.scratchBytes()).isGreaterThan(g1.with(MsmPlan.Accumulation.XYZZ).scratchBytes());
       assertThat(g2.scratchBytes()).isLessThanOrEqualTo(MsmPlan.maxScratchBytes(n));
     }
     assertThat(MsmGroup.G2.windowThreads()).isEqualTo(128);
     assertThat(MsmGroup.G1.windowThreads()).isEqualTo(256);
     assertThat(MsmGroup.G2.kernel("msm_accumulate")).isEqualTo("msm_accumulate_g2");
     assertThatThrownBy(() -> new MsmPlan(10, 16, 16, 2, 1024, MsmGroup.G2)).hasMessageContaining("only G1 MSMs have a table");
+  }
+
+  @Test
+  void largeG1MsmsTakeTheBatchAffinePathByDefaultAndOnlyG1HasIt() {
+    assertThat(MsmPlan.of((1 << 22) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+    assertThat(MsmPlan.of(1 << 22).accumulation()).isEqualTo(MsmPlan.Accumulation.AFFINE);
+    assertThat(MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.AFFINE);
+    assertThat(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+    assertThat(MsmPlan.g2(1 << 24).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+    assertThatThrownBy(() -> MsmPlan.g2(1 << 10).with(MsmPlan.Accumulation.AFFINE)).hasMessageContaining("only G1");
+    assertThatThrownBy(() -> MsmPlan.g2(1 << 10).with(MsmPlan.Accumulation.XYZZ_SQR)).hasMessageContaining("only G1");
+    MsmPlan p = MsmPlan.of(1 << 20);
+    assertThat(p.with(MsmPlan.Accumulation.XYZZ_SQR).scratchBytes()).as("the squaring needs no scratch").isEqualTo(p.scratchBytes());
+    assertThat(p.affineBytes()).isZero();
+  }
+
+  @Test
+  void batchAffineScratchHoldsTheReducedPointsAndTwoTemporariesAfterTheSlots() {
+    // 2^24 with a table: c = 22, 12 windows, 2^21 keys; slices of 2^23 entries
+    MsmPlan t = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
+    assertThat(t.keys()).isEqualTo(1 << 21);
+    assertThat(t.affineSlice()).isEqualTo(1 << 23);
+    assertThat(t.affineSlices()).isEqualTo(24);
+    assertThat(t.affinePoints()).isEqualTo((12L << 24 >> MsmPlan.AFFINE_LEVELS) + (1 << 21) + 1);
+    assertThat(t.affineTempA()).isEqualTo((1L << 22) + (1 << 21) + 1);
+    assertThat(t.affineTempB()).isEqualTo((1L << 21) + (1 << 21) + 1);
+    long points = t.affinePoints() + t.affineTempA() + t.affineTempB();
+    assertThat(t.affineBytes()).isBetween(points * 96, points * 96 + 512);
+    assertThat(t.affineBytes()).isEqualTo(2_415_919_712L); // 2.25 GiB beside the XYZZ plan's 2.6 GiB
+    assertThat(t.scratchBytes()).isEqualTo(t.affineTempBAt() + t.affineTempB() * 96);
+    assertThat(t.affinePointsAt()).isGreaterThanOrEqualTo(t.slotValsBAt() + (long) t.slotsB() * 192);
+    assertThat(t.affineTempAAt()).isGreaterThanOrEqualTo(t.affinePointsAt() + t.affinePoints() * 96);
+    assertThat(t.affineTempBAt()).isGreaterThanOrEqualTo(t.affineTempAAt() + t.affineTempA() * 96);
+    // msm_accumulate then adds R (gaps included): 2^19 threads of 29 points
+    assertThat(t.accumulated()).isEqualTo(t.affinePoints());
+    assertThat((long) t.chunk() * t.chunkThreads()).isGreaterThanOrEqualTo(t.affinePoints());
+    // 2^20 without a table, asked for: c = 16, 16 windows, 2^19 keys, two slices of 2^23
+    MsmPlan m = MsmPlan.of(1 << 20).with(MsmPlan.Accumulation.AFFINE);
+    assertThat(m.affineSlices()).isEqualTo(2);
+    assertThat(m.affinePositions(1)).isEqualTo((1 << 22) + (1 << 19));
+    assertThat(m.affineBytes()).isEqualTo(((1L << 20) + (1 << 19) + 1 + (1 << 22) + (1 << 19) + 1 + (1 << 21) + (1 << 19) + 1) * 96
+        + alignPad(m));
+    // a small MSM's slice is its entries, rounded up to 2^levels
+    MsmPlan small = MsmPlan.of(1000).with(MsmPlan.Accumulation.AFFINE);
+    assertThat(small.affineSlice()).isEqualTo(32 * 1000);
+    assertThat(small.affineSlices()).isEqualTo(1);
+    assertThat(MsmPlan.of(1001).with(MsmPlan.Accumulation.AFFINE).affineSlice() % (1 << MsmPlan.AFFINE_LEVELS)).isZero();
+  }
+
+  private static long alignPad(MsmPlan p) {
+    return p.affineBytes() - (p.affinePoints() + p.affineTempA() + p.affineTempB()) * 96;
+  }
+
+  @Test
+  void arenasCoverTheBatchAffinePathWhereItIsTheDefault() {
+    long arena24 = MsmPlan.maxScratchBytes(1 << 24);
+    assertThat(MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES).scratchBytes()).isLessThanOrEqualTo(arena24);
+    assertThat(MsmPlan.of(1 << 24).scratchBytes()).isLessThanOrEqualTo(arena24);
+    assertThat(MsmPlan.of((1 << 23) + 12_345).scratchBytes()).isLessThanOrEqualTo(arena24);
+    assertThat(new KernelScratch(24, 1 << 24, 1).arenaBytes()).isEqualTo(arena24);
+    // a 2^20 partition's arena is what it was: every plan up to 2^22 - 1 points keeps the XYZZ accumulation
+    for (int log = 0; log < 22; log++) {
+      assertThat(MsmPlan.of((2 << log) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+      assertThat(MsmPlan.withTable((2 << log) - 1, 7).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+    }
+    assertThat(MsmPlan.maxScratchBytes(1 << 24)).isGreaterThan(MsmPlan.withTable(1 << 24, 32).affineBytes());
   }
 }
