@@ -36,21 +36,44 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     /** msm_accumulate_sqr: the same, squaring with Fp::sqr_sym (G1 only). */
     XYZZ_SQR,
     /**
-     * msm_pairs: {@value #AFFINE_LEVELS} passes of independent affine additions, one Fermat inversion per warp of
-     * 32·{@value #AFFINE_BATCH} (Montgomery's trick), over slices of {@value #AFFINE_SLICE} entries, each halving the
-     * buckets' runs; then msm_accumulate_sqr over the reduced points (G1 only).
+     * msm_pairs: {@link #AFFINE_LEVELS} passes of independent affine additions, one Fermat inversion per lane's
+     * {@link #AFFINE_BATCH} additions (Montgomery's trick, the warp's 32 lanes sharing it), over slices of
+     * {@link #AFFINE_SLICE} entries, each halving the buckets' runs; then msm_accumulate_sqr over the reduced points
+     * (G1 only). Slower than XYZZ_SQR in the shape measured (gpu/NOTES.md run 47), so never the default.
      */
     AFFINE
   }
 
+  /**
+   * The batch-affine shape: {@code -Dinterlock.msm.affine=LEVELS,LOG2_SLICE,BATCH} (default 4,23,16), for a
+   * benchmark's variants; every lane's inversion (~570 products in SIMT time) is shared only by its own BATCH
+   * additions, so BATCH trades that cost against the lanes a slice keeps busy.
+   */
+  private static final int[] AFFINE_SHAPE = affineShape(System.getProperty("interlock.msm.affine", "4,23,16"));
   /** Pair passes of the batch-affine path: each bucket's run shrinks 2^levels-fold before the XYZZ accumulation. */
-  static final int AFFINE_LEVELS = 4;
+  static final int AFFINE_LEVELS = AFFINE_SHAPE[0];
   /** Entries per slice of the pair passes (a multiple of 2^AFFINE_LEVELS): bounds the temporaries. */
-  static final int AFFINE_SLICE = 1 << 23;
-  /** Additions per lane sharing a warp's inversion: 32·16 per ~450-product inversion. */
-  static final int AFFINE_BATCH = 16;
-  /** The smallest G1 MSM that takes the batch-affine path by default (no table or with one). */
-  static final int AFFINE_FROM = 1 << 22;
+  static final int AFFINE_SLICE = 1 << AFFINE_SHAPE[1];
+  /** Additions per lane, sharing the lane's one inversion. */
+  static final int AFFINE_BATCH = AFFINE_SHAPE[2];
+
+  static int[] affineShape(String text) {
+    String[] f = text.split(",", -1);
+    try {
+      if (f.length == 3) {
+        int levels = Integer.parseInt(f[0].strip());
+        int slice = Integer.parseInt(f[1].strip());
+        int batch = Integer.parseInt(f[2].strip());
+        if (levels >= 1 && levels <= 8 && slice >= levels && slice <= 28 && batch >= 1 && batch <= 4096) {
+          return new int[] {levels, slice, batch};
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-Dinterlock.msm.affine=" + text
+        + ": expected LEVELS,LOG2_SLICE,BATCH with 1 <= LEVELS <= 8, LEVELS <= LOG2_SLICE <= 28, 1 <= BATCH <= 4096");
+  }
 
   /**
    * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
@@ -107,17 +130,16 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
   }
 
   /**
-   * The accumulation a G1 MSM of n points takes unless asked otherwise: batch-affine from {@value #AFFINE_FROM} points
-   * (buckets of ~100 entries, where its ~7.5 products an addition should beat XYZZ's 10: gpu/NOTES.md, issue 17),
-   * XYZZ below (small runs, and the arenas of a 2^20 partition stay as they were). {@code -Dinterlock.msm.accumulation=
-   * xyzz|xyzz_sqr|affine} forces one at every size.
+   * The accumulation a G1 MSM of n points takes unless asked otherwise: XYZZ with Fp::sqr_sym, 1-2% faster than plain
+   * XYZZ at every size measured and 6% on 0/1 scalars (gpu/NOTES.md run 47; batch-affine was 3.5x slower there).
+   * {@code -Dinterlock.msm.accumulation=xyzz|xyzz_sqr|affine} forces one at every size.
    */
   static Accumulation defaultAccumulation(int n) {
     String forced = System.getProperty("interlock.msm.accumulation");
     if (forced != null) {
       return Accumulation.valueOf(forced.toUpperCase(java.util.Locale.ROOT));
     }
-    return n >= AFFINE_FROM ? Accumulation.AFFINE : Accumulation.XYZZ;
+    return Accumulation.XYZZ_SQR;
   }
 
   /** The G2 plan for n points: G1's window widths (the bucket and digit work scale alike), no table. */

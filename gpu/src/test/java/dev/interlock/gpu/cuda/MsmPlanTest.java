@@ -105,11 +105,20 @@ class MsmPlanTest {
   }
 
   @Test
-  void largeG1MsmsTakeTheBatchAffinePathByDefaultAndOnlyG1HasIt() {
-    assertThat(MsmPlan.of((1 << 22) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
-    assertThat(MsmPlan.of(1 << 22).accumulation()).isEqualTo(MsmPlan.Accumulation.AFFINE);
-    assertThat(MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.AFFINE);
-    assertThat(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+  void theBatchAffineShapeParsesAndRefusesWhatTheKernelsCannotRun() {
+    assertThat(MsmPlan.affineShape("4,23,16")).containsExactly(4, 23, 16);
+    assertThat(MsmPlan.affineShape(" 2, 26 ,256")).containsExactly(2, 26, 256);
+    for (String bad : new String[] {"", "4,23", "4,23,16,1", "0,23,16", "9,23,16", "4,3,16", "4,29,16", "4,23,0", "a,b,c"}) {
+      assertThatThrownBy(() -> MsmPlan.affineShape(bad)).as(bad).hasMessageStartingWith("-Dinterlock.msm.affine=" + bad + ": expected");
+    }
+  }
+
+  @Test
+  void g1MsmsSquareBySqrSymByDefaultAndOnlyG1HasTheVariants() {
+    assertThat(MsmPlan.of((1 << 22) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
+    assertThat(MsmPlan.of(1 << 22).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
+    assertThat(MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
+    assertThat(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
     assertThat(MsmPlan.g2(1 << 24).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
     assertThatThrownBy(() -> MsmPlan.g2(1 << 10).with(MsmPlan.Accumulation.AFFINE)).hasMessageContaining("only G1");
     assertThatThrownBy(() -> MsmPlan.g2(1 << 10).with(MsmPlan.Accumulation.XYZZ_SQR)).hasMessageContaining("only G1");
@@ -121,7 +130,7 @@ class MsmPlanTest {
   @Test
   void batchAffineScratchHoldsTheReducedPointsAndTwoTemporariesAfterTheSlots() {
     // 2^24 with a table: c = 22, 12 windows, 2^21 keys; slices of 2^23 entries
-    MsmPlan t = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
+    MsmPlan t = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES).with(MsmPlan.Accumulation.AFFINE);
     assertThat(t.keys()).isEqualTo(1 << 21);
     assertThat(t.affineSlice()).isEqualTo(1 << 23);
     assertThat(t.affineSlices()).isEqualTo(24);
@@ -162,11 +171,11 @@ class MsmPlanTest {
     assertThat(MsmPlan.of(1 << 24).scratchBytes()).isLessThanOrEqualTo(arena24);
     assertThat(MsmPlan.of((1 << 23) + 12_345).scratchBytes()).isLessThanOrEqualTo(arena24);
     assertThat(new KernelScratch(24, 1 << 24, 1).arenaBytes()).isEqualTo(arena24);
-    // a 2^20 partition's arena is what it was: every plan up to 2^22 - 1 points keeps the XYZZ accumulation
-    for (int log = 0; log < 22; log++) {
-      assertThat(MsmPlan.of((2 << log) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
-      assertThat(MsmPlan.withTable((2 << log) - 1, 7).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ);
+    // the arenas are what they were before the batch-affine path: no default plan takes it, so none needs its scratch
+    for (int log = 0; log < 24; log++) {
+      assertThat(MsmPlan.of((2 << log) - 1).accumulation()).isNotEqualTo(MsmPlan.Accumulation.AFFINE);
+      assertThat(MsmPlan.withTable((2 << log) - 1, 7).accumulation()).isNotEqualTo(MsmPlan.Accumulation.AFFINE);
     }
-    assertThat(MsmPlan.maxScratchBytes(1 << 24)).isGreaterThan(MsmPlan.withTable(1 << 24, 32).affineBytes());
+    assertThat(MsmPlan.of(1 << 24).affineBytes()).isZero();
   }
 }
