@@ -198,6 +198,32 @@ class KernelsGpuIT {
   }
 
   /** Random points: multiples of the generator by random scalars, then a progression for speed. */
+  /** n random scalars with the edge values 0, 1 and r - 1 at up to 12 random places. */
+  private static long[] scalarsWithEdges(SplittableRandom rng, int n) {
+    long[] rMinus1 = Fr.newVector(1);
+    FrElement.ONE.neg().writeTo(rMinus1, 0);
+    long[] scalars = Fr.randomVector(rng, n);
+    for (int k = 0; k < Math.min(n, 12); k++) {
+      int i = rng.nextInt(n);
+      switch (k % 3) {
+        case 0 -> Fr.setZero(scalars, i);
+        case 1 -> Fr.setOne(scalars, i);
+        default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
+      }
+    }
+    return scalars;
+  }
+
+  /** The bases with base 5 replaced by the identity, where there are more than 5. */
+  private static G1Bases withIdentityAt5(G1Bases bases) {
+    if (bases.size() <= 5) {
+      return bases;
+    }
+    List<G1> withIdentity = new ArrayList<>(bases.toList());
+    withIdentity.set(5, G1.identity());
+    return G1Bases.of(withIdentity);
+  }
+
   private static G1Bases randomBases(SplittableRandom rng, int n) {
     G1 step = G1.generator().mul(BigInteger.valueOf(rng.nextLong(1, Long.MAX_VALUE)));
     int distinct = Math.min(n, 512);
@@ -251,23 +277,14 @@ class KernelsGpuIT {
   void msmsMatchTheCpuIncludingEdgeScalarsAndOddSizes() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("msm");
-    long[] rMinus1 = Fr.newVector(1);
-    FrElement.ONE.neg().writeTo(rMinus1, 0);
     for (int n : new int[] {1, 2, 3, 7, 100, 1000, 4097, 65_537}) {
       G1Bases bases = randomBases(rng, n);
-      long[] scalars = Fr.randomVector(rng, n);
-      // edge scalars at random places: 0, 1, r - 1, and a base that is the identity
-      for (int k = 0; k < Math.min(n, 12); k++) {
-        int i = rng.nextInt(n);
-        switch (k % 3) {
-          case 0 -> Fr.setZero(scalars, i);
-          case 1 -> Fr.setOne(scalars, i);
-          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
-        }
-      }
+      long[] scalars = scalarsWithEdges(rng, n);
       assertThat(gpuMsm(bases, scalars)).as("MSM of %d random scalars", n).isEqualTo(cpuMsm(bases, scalars));
     }
     // skewed and degenerate: every scalar 1 (one bucket holds all points), all r - 1, all 0, identity bases
+    long[] rMinus1 = Fr.newVector(1);
+    FrElement.ONE.neg().writeTo(rMinus1, 0);
     G1Bases bases = randomBases(rng, 3000);
     long[] ones = Fr.newVector(3000);
     long[] minus = Fr.newVector(3000);
@@ -314,24 +331,10 @@ class KernelsGpuIT {
   void msmsWithAPrecomputedTableMatchTheCpu() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("table");
-    long[] rMinus1 = Fr.newVector(1);
-    FrElement.ONE.neg().writeTo(rMinus1, 0);
     for (int n : new int[] {1, 2, 3, 7, 100, 1000, 4097, 65_537}) {
       G1Bases bases = randomBases(rng, n);
-      long[] scalars = Fr.randomVector(rng, n);
-      for (int k = 0; k < Math.min(n, 12); k++) {
-        int i = rng.nextInt(n);
-        switch (k % 3) {
-          case 0 -> Fr.setZero(scalars, i);
-          case 1 -> Fr.setOne(scalars, i);
-          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
-        }
-      }
-      if (n > 5) {
-        List<G1> withIdentity = new ArrayList<>(bases.toList());
-        withIdentity.set(5, G1.identity());
-        bases = G1Bases.of(withIdentity);
-      }
+      long[] scalars = scalarsWithEdges(rng, n);
+      bases = withIdentityAt5(bases);
       G1 want = cpuMsm(bases, scalars);
       for (int copies : new int[] {MsmPlan.MAX_COPIES, 4, 2}) {
         assertThat(gpuMsm(bases, scalars, copies)).as("MSM of %d scalars, table of up to %d copies (%s)", n, copies,
@@ -469,24 +472,10 @@ class KernelsGpuIT {
   void everyAccumulationVariantMatchesTheCpuOnRandomAndEdgeInputs() {
     Gpu.assumePresent();
     SplittableRandom rng = rng("variants");
-    long[] rMinus1 = Fr.newVector(1);
-    FrElement.ONE.neg().writeTo(rMinus1, 0);
     for (int n : new int[] {1, 2, 3, 4, 7, 100, 1000, 4097, 65_537}) {
       G1Bases bases = randomBases(rng, n);
-      long[] scalars = Fr.randomVector(rng, n);
-      for (int k = 0; k < Math.min(n, 12); k++) {
-        int i = rng.nextInt(n);
-        switch (k % 3) {
-          case 0 -> Fr.setZero(scalars, i);
-          case 1 -> Fr.setOne(scalars, i);
-          default -> System.arraycopy(rMinus1, 0, scalars, i * 4, 4);
-        }
-      }
-      if (n > 5) {
-        List<G1> withIdentity = new ArrayList<>(bases.toList());
-        withIdentity.set(5, G1.identity());
-        bases = G1Bases.of(withIdentity);
-      }
+      long[] scalars = scalarsWithEdges(rng, n);
+      bases = withIdentityAt5(bases);
       G1 want = cpuMsm(bases, scalars);
       for (MsmPlan.Accumulation a : VARIANTS) {
         for (int copies : new int[] {1, MsmPlan.MAX_COPIES}) {
