@@ -114,12 +114,12 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     }
   }
 
-  /** A plan with the current XYZZ accumulation. */
+  /** A plan with the plain XYZZ accumulation (G2's only one; G1 plans from {@link #of} take the default). */
   MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup group) {
     this(n, c, windows, copies, segments, group, Accumulation.XYZZ);
   }
 
-  /** A G1 plan with the current XYZZ accumulation. */
+  /** A G1 plan with the plain XYZZ accumulation. */
   MsmPlan(int n, int c, int windows, int copies, int segments) {
     this(n, c, windows, copies, segments, MsmGroup.G1);
   }

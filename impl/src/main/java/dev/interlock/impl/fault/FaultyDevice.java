@@ -186,7 +186,7 @@ public final class FaultyDevice implements Device {
     return launchWith(name, () -> {
       List<DeviceBuffer> in = new ArrayList<>();
       for (DeviceBuffer b : uses) {
-        in.add(inner(b, "kernel " + name + " uses"));
+        in.add(resolve(b, "kernel " + name + " uses")); // under the monitor: a failed job's frees may run meanwhile
       }
       return current().launch(owner, name, in, work);
     });
