@@ -117,10 +117,15 @@ public final class CpuProvingKernels implements ProvingKernels {
               + basesBuffer.name() + " at byte " + basesAt);
         }
       }
-      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
-      result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size()));
+      result[0] = g1Msm(b, scalarsBuffer, scalarsAt);
     });
     return MsmRun.of(run, () -> result[0]);
+  }
+
+  /** The G1 MSM of bases b with the scalars at element {@code scalarsAt} of the buffer: the plain MSM unless mostly 0/1. */
+  private G1 g1Msm(G1Bases b, DeviceBuffer scalarsBuffer, int scalarsAt) {
+    long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
+    return Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size()));
   }
 
   /** The G1 bases written at byte {@code at} of {@code b}. */
@@ -198,13 +203,9 @@ public final class CpuProvingKernels implements ProvingKernels {
     KernelRun run = device.launch(owner, "msm", List.of(basesBuffer, scalarsBuffer), () -> {
       G1Bases b;
       synchronized (this) {
-        b = bases.getOrDefault(basesBuffer, Map.of()).get(basesAt);
-        if (b == null) {
-          throw new IllegalStateException("buffer " + basesBuffer.name() + " holds no G1 bases at byte " + basesAt);
-        }
+        b = g1BasesAt(basesBuffer, basesAt);
       }
-      long[] mont = readScalars(scalarsBuffer, scalarsAt, b.size());
-      result[0] = Msm.msmSplit(b, Fr.toCanonical(mont, 0, b.size())); // the plain MSM unless mostly 0/1
+      result[0] = g1Msm(b, scalarsBuffer, scalarsAt);
     });
     return MsmRun.of(run, () -> result[0]);
   }

@@ -6,6 +6,7 @@ import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.pipeline.Workload;
 import dev.interlock.model.design.Role;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Step;
@@ -29,10 +30,12 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -145,7 +148,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
 
     /** The option's value as {@code --b-g2} spells it. */
     public String optionValue() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 
@@ -167,7 +170,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   /** Copies of each G1 base in the MSM tables (0: no tables, the MSMs read the staged bases). */
   private final int tableCopies;
   /** The msm_tables buffers whose tables are built (one per device in practice); guarded by itself. */
-  private final Map<DeviceBuffer, Boolean> tablesBuilt = new IdentityHashMap<>();
+  private final Set<DeviceBuffer> tablesBuilt = Collections.newSetFromMap(new IdentityHashMap<>());
   private volatile double tablesBuildMillis = Double.NaN;
   /** The kernels on a device, asked once per device the engine runs this workload on. */
   private final Function<Device, ProvingKernels> kernelsOn;
@@ -422,13 +425,13 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     long need = msmTablesBytes(kernels);
     if (declaredBytes == 0) {
       return Optional.of("--msm-tables " + tableCopies + " needs a design line `buffer " + MSM_TABLES + " SIZE` of at least "
-          + need + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f MiB", need / 1048576.0) + "): the key's 4 G1 base sets "
+          + need + " bytes (" + String.format(Locale.ROOT, "%.1f MiB", need / (double) Sizes.MIB) + "): the key's 4 G1 base sets "
           + "and their tables, device memory for the whole run");
     }
     if (declaredBytes < need) {
       return Optional.of("buffer " + MSM_TABLES + " is " + declaredBytes + " bytes, the key's 4 G1 base sets and their tables of "
-          + tableCopies + " copies need " + need + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f MiB needed, %.1f MiB declared",
-          need / 1048576.0, declaredBytes / 1048576.0) + "): declare a larger buffer or use fewer copies");
+          + tableCopies + " copies need " + need + " bytes (" + String.format(Locale.ROOT, "%.1f MiB needed, %.1f MiB declared",
+          need / (double) Sizes.MIB, declaredBytes / (double) Sizes.MIB) + "): declare a larger buffer or use fewer copies");
     }
     return Optional.empty();
   }
@@ -800,35 +803,26 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     });
   }
 
-  /** msm: the four G1 MSMs as device kernels over the staged queries, the staged witness and H in scratch. */
+  /**
+   * msm: the four G1 MSMs (a, b_g1, l, h) as device kernels: the scalars are the staged witness (l from the first
+   * private variable on) and H in scratch; the bases are the staged queries, or with tables the bases and tables
+   * resident in msm_tables (built first if they are not yet).
+   */
   private void msm(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s) {
     require(s.hOnDevice, "msm before ntt_h");
     DeviceBuffer staged = buffer(buffers, "staged");
     DeviceBuffer scratch = buffer(buffers, "scratch");
-    if (tableCopies > 0) {
-      msmWithTables(kernels, owner, buffers, s, staged, scratch);
-      return;
-    }
-    timed(Stage.MSM.stepName, () -> {
-      G1 a = kernels.msm(owner, staged, aOffset(), staged, 3 * n).result();
-      G1 bG1 = kernels.msm(owner, staged, bOffset(), staged, 3 * n).result();
-      G1 l = kernels.msm(owner, staged, lOffset(), staged, 3 * n + circuit.publicInputs() + 1).result();
-      G1 h = kernels.msm(owner, staged, hOffset(), scratch, 0).result();
-      s.msm = new MsmResults(a, bG1, l, h);
-    });
-  }
-
-  /** msm with tables: the four G1 MSMs over the bases and tables resident in msm_tables, built first if they are not yet. */
-  private void msmWithTables(ProvingKernels kernels, String owner, Map<String, DeviceBuffer> buffers, State s, DeviceBuffer staged,
-      DeviceBuffer scratch) {
-    DeviceBuffer tables = buffer(buffers, MSM_TABLES);
-    TableLayout layout = buildTables(kernels, owner, tables);
-    int[] scalarsAt = {3 * n, 3 * n, 3 * n + circuit.publicInputs() + 1, 0};
     DeviceBuffer[] scalars = {staged, staged, staged, scratch};
+    int[] scalarsAt = {3 * n, 3 * n, 3 * n + circuit.publicInputs() + 1, 0};
+    DeviceBuffer tables = tableCopies > 0 ? buffer(buffers, MSM_TABLES) : null;
+    TableLayout layout = tables != null ? buildTables(kernels, owner, tables) : null;
+    long[] stagedBasesAt = {aOffset(), bOffset(), lOffset(), hOffset()};
     timed(Stage.MSM.stepName, () -> {
       G1[] r = new G1[4];
       for (int i = 0; i < 4; i++) {
-        r[i] = kernels.msm(owner, tables, layout.basesAt()[i], scalars[i], scalarsAt[i], tables, layout.tableAt()[i]).result();
+        r[i] = (layout == null
+            ? kernels.msm(owner, staged, stagedBasesAt[i], scalars[i], scalarsAt[i])
+            : kernels.msm(owner, tables, layout.basesAt()[i], scalars[i], scalarsAt[i], tables, layout.tableAt()[i])).result();
       }
       s.msm = new MsmResults(r[0], r[1], r[2], r[3]);
     });
@@ -841,7 +835,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   private TableLayout buildTables(ProvingKernels kernels, String owner, DeviceBuffer tables) {
     TableLayout layout = tableLayout(kernels);
     synchronized (tablesBuilt) {
-      if (tablesBuilt.containsKey(tables)) {
+      if (tablesBuilt.contains(tables)) {
         return layout;
       }
       msmTablesSizeProblem(tables.bytes(), kernels).ifPresent(problem -> {
@@ -854,7 +848,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         kernels.msmTable(owner, tables, layout.basesAt()[i], tables, layout.tableAt()[i], tableCopies).await();
       }
       tablesBuildMillis = (System.nanoTime() - t) / 1e6;
-      tablesBuilt.put(tables, true);
+      tablesBuilt.add(tables);
       return layout;
     }
   }
