@@ -44,7 +44,6 @@ import dev.interlock.prover.curve.G2;
 import dev.interlock.prover.curve.G2Bases;
 import dev.interlock.prover.curve.G2Limbs;
 import dev.interlock.prover.field.Fr;
-
 import dev.interlock.workload.MsmRun;
 import dev.interlock.workload.NttKind;
 import dev.interlock.workload.ProvingKernels;
