@@ -46,6 +46,12 @@ public final class FaultyProvingKernels implements ProvingKernels {
     return device;
   }
 
+  /** The reopens of the device: the run's buffers keep their handles but not their contents across one. */
+  @Override
+  public int generation() {
+    return device.reopens();
+  }
+
   /** The kernels now wrapped (new ones after each reopen). */
   public ProvingKernels current() {
     return kernels;

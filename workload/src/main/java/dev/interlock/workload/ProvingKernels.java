@@ -34,6 +34,15 @@ public interface ProvingKernels {
   Device device();
 
   /**
+   * How many times the device under these kernels has been replaced by a fresh one (a context recreated after a
+   * poison): what a buffer held in an earlier generation is gone, even where its handle lives on. 0 for kernels whose
+   * device is never replaced.
+   */
+  default int generation() {
+    return 0;
+  }
+
+  /**
    * Copies scalar-field elements from the host into {@code dst} at element offset {@code at}: cudaMemcpy host to
    * device.
    *

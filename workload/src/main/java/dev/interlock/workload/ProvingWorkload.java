@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -169,8 +168,12 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   private final BG2 bG2Mode;
   /** Copies of each G1 base in the MSM tables (0: no tables, the MSMs read the staged bases). */
   private final int tableCopies;
-  /** The msm_tables buffers whose tables are built (one per device in practice); guarded by itself. */
-  private final Set<DeviceBuffer> tablesBuilt = Collections.newSetFromMap(new IdentityHashMap<>());
+  /**
+   * The msm_tables buffers whose tables are built (one per device in practice), each with the device generation
+   * ({@link ProvingKernels#generation()}) it was built in: a reopened device holds the buffer again, empty; guarded by
+   * itself.
+   */
+  private final Map<DeviceBuffer, Integer> tablesBuilt = new IdentityHashMap<>();
   private volatile double tablesBuildMillis = Double.NaN;
   /** The kernels on a device, asked once per device the engine runs this workload on. */
   private final Function<Device, ProvingKernels> kernelsOn;
@@ -829,13 +832,15 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
   }
 
   /**
-   * The key's G1 bases written into {@code tables} and their MSM tables built there, once per buffer (the first msm step
-   * to get here builds them, the others wait), timed apart from the msm stage; refuses a buffer too small for them.
+   * The key's G1 bases written into {@code tables} and their MSM tables built there, once per buffer and device
+   * generation (the first msm step to get here builds them, the others wait; after a reopen, again), timed apart from
+   * the msm stage; refuses a buffer too small for them.
    */
   private TableLayout buildTables(ProvingKernels kernels, String owner, DeviceBuffer tables) {
     TableLayout layout = tableLayout(kernels);
     synchronized (tablesBuilt) {
-      if (tablesBuilt.contains(tables)) {
+      int generation = kernels.generation();
+      if (Integer.valueOf(generation).equals(tablesBuilt.get(tables))) {
         return layout;
       }
       msmTablesSizeProblem(tables.bytes(), kernels).ifPresent(problem -> {
@@ -848,7 +853,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         kernels.msmTable(owner, tables, layout.basesAt()[i], tables, layout.tableAt()[i], tableCopies).await();
       }
       tablesBuildMillis = (System.nanoTime() - t) / 1e6;
-      tablesBuilt.add(tables);
+      tablesBuilt.put(tables, generation);
       return layout;
     }
   }

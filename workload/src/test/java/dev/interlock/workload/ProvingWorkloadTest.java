@@ -6,6 +6,9 @@ import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.Engine;
+import dev.interlock.impl.engine.RetryPolicy;
+import dev.interlock.impl.fault.FaultSpec;
+import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.prover.Circuit;
@@ -229,6 +232,32 @@ class ProvingWorkloadTest {
     // the tables' 5 GiB are device memory for the whole run, beside each worker's partition
     assertThat(rt.memory().peakUsed()).isGreaterThan(5L << 30).isLessThanOrEqualTo((5L << 30) + 2 * (tables.stagedBytes()
         + tables.scratchBytes()));
+  }
+
+  /**
+   * A poison in the middle of the msm step reopens the device, which allocates msm_tables again, empty: the tables are
+   * built again there (not taken as built from the lost context), and every partition ends with a proof that verifies.
+   */
+  @Test
+  void msmTablesAreBuiltAgainAfterAPoisonReopensTheDevice() {
+    Design d = TestDesigns.shipped("reservation-msm-tables").withThreads("gpu_worker", 2);
+    FaultyProvingKernels kernels = new FaultyProvingKernels(() -> new CpuProvingKernels(new SimulatedDevice(TABLES_CARD)),
+        new Faults(FaultSpec.parse("--faults", "poison@msm:2"), 1));
+    ProvingWorkload w = new ProvingWorkload(CIRCUIT, KEYS.pk(), device -> kernels, 4, false, ProvingWorkload.BG2.CPU, 3);
+    SplittableRandom rng = new SplittableRandom(5);
+    List<ProvingWorkload.Partition> parts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      parts.add(ProvingWorkload.Partition.random(i, CIRCUIT, rng.split()));
+    }
+    RunReport r = new Engine(kernels.device(), StepGate.FREE, 100, new RetryPolicy(2, 0, false)).start(d, d.name(),
+        role -> new InterpretedPipeline(role, false, w), Map.of("gpu_worker", parts)).await();
+    assertThat(kernels.device().reopens()).isEqualTo(1);
+    assertThat(r.completed()).as(r.results().toString()).isEqualTo(3);
+    assertThat(kernels.generation()).isEqualTo(1);
+    Map<Integer, Proof> proofs = proofs(r);
+    for (ProvingWorkload.Partition p : parts) {
+      assertThat(Verifier.verify(KEYS.vk(), proofs.get(p.index()), p.publicInputs())).as("partition %d", p.index()).isTrue();
+    }
   }
 
   /** The size check names the buffer and the bytes needed against those declared; a run with a too small buffer fails at msm. */
