@@ -228,7 +228,9 @@ HD void flush_run(uint32_t k, const P& acc, bool cut_before, bool cut_after, uin
 
 /**
  * Bucket accumulation in equal chunks, so that a bucket holding many points (skewed scalars: a witness full of 1s)
- * is summed by many threads. Thread t takes sorted entries [t·len, (t+1)·len): each run of one bucket that lies
+ * is summed by many threads. The chunk length is ceil(total / threads) for the total entries the sort produced (zero
+ * digits make fewer), but at least min_len, so that one wave of resident threads shares whatever entries there are.
+ * Thread t takes sorted entries [t·len, (t+1)·len): each run of one bucket that lies
  * wholly in the chunk is that bucket's sum (written to buckets, which start as the identity); the runs cut by the
  * chunk's ends are partial and go, with their keys, to slots 2t (first run) and 2t+1 (last run), identity where the
  * run was whole. Slot keys are thus sorted; msm_combine adds the partial sums up. Threads past the last entry write
@@ -238,10 +240,12 @@ HD void flush_run(uint32_t k, const P& acc, bool cut_before, bool cut_after, uin
  */
 template <class P, bool SYM = false>
 HD void msm_accumulate_at(uint32_t t, const typename P::Aff* bases, uint32_t n, const typename P::Aff* table, const uint32_t* entries,
-                          const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, P* buckets,
+                          const uint32_t* offs, uint32_t keys, uint32_t min_len, uint32_t threads, P* buckets,
                           uint32_t* slot_keys, P* slot_vals) {
   if (t >= threads) return;
   uint32_t total = offs[keys];
+  uint32_t len = (uint32_t)(((uint64_t)total + threads - 1) / threads);
+  if (len < min_len) len = min_len;
   uint32_t start = t * len;
   slot_vals[2 * t] = P::identity();
   slot_vals[2 * t + 1] = P::identity();
@@ -320,24 +324,55 @@ HD void msm_combine_at(uint32_t t, const uint32_t* in_keys, const P* in_vals, ui
 }
 
 /**
- * Bucket reduction, part one: segment j of set s (thread s·segments + j) covers buckets [j·len, (j+1)·len) and
- * computes sum over its buckets of (b+1)·bucket[b]: a running sum from the top gives sum of (b - lo + 1)·bucket[b],
- * plus lo·(segment sum). Many short segments keep the serial chain short (len + ~2·log2(lo) additions).
+ * Bucket reduction, part one: a set's buckets b_k weigh k + 1, and with segments of len buckets, k = j·len + i,
+ *   sum (k + 1)·b_k = sum over segments j of A_j + len · sum over j of j·S_j,
+ * where A_j = sum (i + 1)·b_{j·len + i} and S_j = sum b_{j·len + i}. Segment j of set s (thread s·segments + j)
+ * computes both by a running sum from the top (2·len additions, no multiplication by j·len: the second term is
+ * msm_reduce_bits's), writes A_j to out and S_j in place of its own first bucket, which only it reads.
  */
 template <class P>
-HD void msm_reduce_segments_at(uint32_t t, const P* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
+HD void msm_reduce_segments_at(uint32_t t, P* buckets, uint32_t per_set, uint32_t segments, uint32_t len,
                                uint32_t sets, P* out) {
   if (t >= sets * segments) return;
   uint32_t w = t / segments;
   uint32_t lo = (t % segments) * len;
-  const P* b = buckets + (size_t)w * per_set;
+  P* b = buckets + (size_t)w * per_set;
   P running = P::identity();
   P acc = P::identity();
   for (uint32_t k = lo + len; k-- > lo;) {
     running.add(b[k]);
     acc.add(running);
   }
-  if (lo != 0) acc.add(running.times(lo));
+  out[t] = acc;
+  b[lo] = running;
+}
+
+/**
+ * Bucket reduction, part two: sum over j of j·S_j = sum over bits r of 2^r·M_r, M_r the sum of the S_j whose index
+ * has bit r set, so the weights become doublings that the host does once per set (Kernels.msmResult). Each set has
+ * rows = bits + 2 rows of half = segments / 2 terms: row r < bits the S_j with bit r set (the m-th such j is m with a
+ * 1 inserted at bit r), rows bits and bits + 1 the A_j of the lower and upper half of the segments. Thread
+ * (s·rows + row)·per + q, per = ceil(half / group), adds terms [q·group, (q + 1)·group) of its row into out, which
+ * msm_sum_groups and msm_reduce_windows then sum as sets·rows sets.
+ */
+template <class P>
+HD void msm_reduce_bits_at(uint32_t t, const P* buckets, uint32_t per_set, uint32_t len, const P* a, uint32_t segments,
+                           uint32_t bits, uint32_t group, uint32_t sets, P* out) {
+  uint32_t rows = bits + 2, half = segments / 2, per = (half + group - 1) / group;
+  if (t >= sets * rows * per) return;
+  uint32_t w = t / (rows * per);
+  uint32_t row = t / per % rows;
+  uint32_t from = t % per * group;
+  uint32_t to = min_u32(from + group, half);
+  P acc = P::identity();
+  for (uint32_t m = from; m < to; m++) {
+    if (row < bits) {
+      uint32_t j = (m >> row << (row + 1)) | (1u << row) | (m & ((1u << row) - 1));
+      acc.add(buckets[(size_t)w * per_set + (size_t)j * len]);
+    } else {
+      acc.add(a[(size_t)w * segments + (row - bits) * half + m]);
+    }
+  }
   out[t] = acc;
 }
 
@@ -726,9 +761,9 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
 #define MSM_GROUP_KERNELS(SUFFIX, P, BLOCKS)                                                                              \
   extern "C" __global__ void __launch_bounds__(128, BLOCKS)                                                             \
       msm_accumulate##SUFFIX(const P::Aff* bases, uint32_t n, const P::Aff* table, const uint32_t* entries,             \
-                             const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, P* buckets,           \
+                             const uint32_t* offs, uint32_t keys, uint32_t min_len, uint32_t threads, P* buckets,       \
                              uint32_t* slot_keys, P* slot_vals) {                                                       \
-    msm_accumulate_at<P>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len, threads,      \
+    msm_accumulate_at<P>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, min_len, threads,  \
                          buckets, slot_keys, slot_vals);                                                                \
   }                                                                                                                     \
   extern "C" __global__ void msm_combine##SUFFIX(const uint32_t* in_keys, const P* in_vals, uint32_t count,             \
@@ -737,9 +772,15 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
     msm_combine_at<P>(blockIdx.x * blockDim.x + threadIdx.x, in_keys, in_vals, count, len, keys, threads, buckets,      \
                       out_keys, out_vals);                                                                              \
   }                                                                                                                     \
-  extern "C" __global__ void msm_reduce_segments##SUFFIX(const P* buckets, uint32_t per_set, uint32_t segments,         \
-                                                         uint32_t len, uint32_t sets, P* out) {                        \
+  extern "C" __global__ void msm_reduce_segments##SUFFIX(P* buckets, uint32_t per_set, uint32_t segments, uint32_t len, \
+                                                         uint32_t sets, P* out) {                                      \
     msm_reduce_segments_at<P>(blockIdx.x * blockDim.x + threadIdx.x, buckets, per_set, segments, len, sets, out);       \
+  }                                                                                                                     \
+  extern "C" __global__ void msm_reduce_bits##SUFFIX(const P* buckets, uint32_t per_set, uint32_t len, const P* a,      \
+                                                     uint32_t segments, uint32_t bits, uint32_t group, uint32_t sets,  \
+                                                     P* out) {                                                         \
+    msm_reduce_bits_at<P>(blockIdx.x * blockDim.x + threadIdx.x, buckets, per_set, len, a, segments, bits, group, sets, \
+                          out);                                                                                         \
   }                                                                                                                     \
   extern "C" __global__ void msm_sum_groups##SUFFIX(const P* in, uint32_t m, uint32_t group, uint32_t sets, P* out) {  \
     msm_sum_groups_at<P>(blockIdx.x * blockDim.x + threadIdx.x, in, m, group, sets, out);                              \
@@ -754,9 +795,9 @@ MSM_GROUP_KERNELS(_g2, G2Xyzz, MSM_ACCUMULATE_BLOCKS_G2)
 /** G1's msm_accumulate with PP and R^2 squared by Fp::sqr_sym (the accumulation variant MsmPlan.Accumulation.XYZZ_SQR). */
 extern "C" __global__ void __launch_bounds__(128, MSM_ACCUMULATE_BLOCKS)
     msm_accumulate_sqr(const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries,
-                       const uint32_t* offs, uint32_t keys, uint32_t len, uint32_t threads, G1Xyzz* buckets,
+                       const uint32_t* offs, uint32_t keys, uint32_t min_len, uint32_t threads, G1Xyzz* buckets,
                        uint32_t* slot_keys, G1Xyzz* slot_vals) {
-  msm_accumulate_at<G1Xyzz, true>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, len,
+  msm_accumulate_at<G1Xyzz, true>(blockIdx.x * blockDim.x + threadIdx.x, bases, n, table, entries, offs, keys, min_len,
                                   threads, buckets, slot_keys, slot_vals);
 }
 

@@ -2,8 +2,9 @@
 # chunked bucket accumulation plus combining rounds gives every bucket its full sum, for skewed keys too.
 #   python3 gpu/src/test/cuda/chunks_model.py
 import random
-def accumulate(entries_vals, offs, keys, L, T, buckets, sk, sv):
+def accumulate(entries_vals, offs, keys, min_len, T, buckets, sk, sv):
     total = offs[keys]
+    L = max(min_len, -(-total // T))  # the chunk length from the entries there are, over the T threads of a wave
     for t in range(T):
         start = t*L
         sv[2*t] = 0; sv[2*t+1] = 0
@@ -47,7 +48,7 @@ def combine(ik, iv, count, L, keys, T, buckets, ok, ov):
             if not cb and not ca: buckets[k] += acc
             elif cb: ov[2*t] = acc
             else: ov[2*t+1] = acc
-def run(keys, keyof, nent_max, L, C=32, seed=0):
+def run(keys, keyof, nent_max, L, wave, C=32, seed=0):
     rnd = random.Random(seed)
     ents = sorted((keyof(rnd), rnd.randrange(1, 1000)) for _ in range(rnd.randrange(0, nent_max+1)))
     offs = [0]*(keys+1)
@@ -56,7 +57,7 @@ def run(keys, keyof, nent_max, L, C=32, seed=0):
     vals = [v for _,v in ents]
     want = [0]*keys
     for k,v in ents: want[k] += v
-    T = (nent_max + L - 1)//L or 1
+    T = min(wave, (nent_max + L - 1)//L or 1)  # Kernels.accumulateThreads: a wave, at most the plan's chunk threads
     buckets = [0]*keys
     A = ([0]*(2*T), [0]*(2*T)); B = ([0]*(2*((2*T+C-1)//C)), [0]*(2*((2*T+C-1)//C)))
     accumulate(vals, offs, keys, L, T, buckets, A[0], A[1])
@@ -73,5 +74,6 @@ for seed in range(300):
     skew = r.random()
     keyof = (lambda rnd, keys=keys: 0 if rnd.random() < 0.9 else rnd.randrange(keys)) if skew < 0.3 else \
             (lambda rnd, keys=keys: rnd.randrange(keys)) if skew < 0.6 else (lambda rnd, keys=keys: min(keys-1, int(rnd.expovariate(0.5))))
-    run(keys, keyof, r.choice([0, 1, 5, 100, 3000, 20000]), r.choice([1, 2, 3, 32, 64]), seed=seed)
+    run(keys, keyof, r.choice([0, 1, 5, 100, 3000, 20000]), r.choice([1, 2, 3, 32, 64]), r.choice([1, 3, 64, 1 << 30]),
+        seed=seed)
 print("chunked accumulation + combine: 300 random cases agree")

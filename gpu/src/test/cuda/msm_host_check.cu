@@ -125,10 +125,13 @@ static void emulate_pairs(const std::vector<A>& bases, uint32_t n, const std::ve
   for (uint32_t k = 0; k <= keys; k++) msm_affine_offsets_at(k, offs.data(), keys, v.levels, roffs.data());
 }
 
-/** The MSM as the device computes it, every kernel's threads run one after another. */
+/**
+ * The MSM as the device computes it, every kernel's threads run one after another; the accumulation runs on
+ * min(wave, the plan's chunk threads) threads (Kernels.accumulateThreads: one resident wave of the device).
+ */
 template <class P>
 static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, const Plan& p,
-                  const Variant& v = CURRENT) {
+                  const Variant& v, uint32_t wave) {
   uint32_t n = p.n;
   std::vector<typename P::Aff> table((size_t)(p.copies - 1) * n + 1);
   for (uint32_t i = 0; i < n; i++) msm_table_at<P>(i, bases.data(), n, p.c * p.sets, p.copies, table.data());
@@ -150,7 +153,7 @@ static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<F
   const typename P::Aff* acc_table = table.data();
   const uint32_t* acc_entries = entries.data();
   const uint32_t* acc_offs = offs.data();
-  uint32_t acc_n = n, chunk = p.chunk, threads = p.threads;
+  uint32_t acc_n = n, threads = p.threads;
   std::vector<typename P::Aff> R;
   std::vector<uint32_t> roffs;
   if (v.mode == Variant::AFFINE) {
@@ -162,17 +165,19 @@ static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<F
     acc_offs = roffs.data();
     acc_n = 0x7fffffffu;
     uint64_t rmost = R.size();
-    chunk = chunk_for(rmost);
+    uint32_t chunk = chunk_for(rmost);
     threads = (uint32_t)((rmost + chunk - 1) / chunk);
   }
+  if (wave < threads) threads = wave;
+  const uint32_t min_chunk = 32;  // MsmPlan.MIN_CHUNK
   std::vector<uint32_t> keysA(2 * threads), keysB(2 * threads);
   std::vector<P> valsA(2 * threads), valsB(2 * threads);
   for (uint32_t t = 0; t < threads; t++) {
     if (v.mode == Variant::XYZZ)
-      msm_accumulate_at<P>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, chunk, threads,
+      msm_accumulate_at<P>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, min_chunk, threads,
                            buckets.data(), keysA.data(), valsA.data());
     else
-      msm_accumulate_at<P, true>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, chunk, threads,
+      msm_accumulate_at<P, true>(t, acc_bases, acc_n, acc_table, acc_entries, acc_offs, p.keys, min_chunk, threads,
                                  buckets.data(), keysA.data(), valsA.data());
   }
   uint32_t* ink = keysA.data();
@@ -190,21 +195,36 @@ static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<F
     std::swap(inv, outv);
   }
   msm_combine_at<P>(0, ink, inv, count, count, p.keys, 1, buckets.data(), nullptr, nullptr);
-  std::vector<P> segs((size_t)p.sets * p.segments);
+  uint32_t len = p.buckets / p.segments, bits = 0, group = 16;  // MsmPlan.segmentLength, bits, GROUP
+  while ((1u << bits) < p.segments) bits++;
+  uint32_t rows = bits + 2, m = (p.segments / 2 + group - 1) / group;
+  std::vector<P> segs((size_t)p.sets * p.segments), sums((size_t)p.sets * rows * m);
   for (uint32_t t = 0; t < p.sets * p.segments; t++)
-    msm_reduce_segments_at<P>(t, buckets.data(), p.buckets, p.segments, p.buckets / p.segments, p.sets, segs.data());
-  uint32_t m = p.segments;
+    msm_reduce_segments_at<P>(t, buckets.data(), p.buckets, p.segments, len, p.sets, segs.data());
+  for (uint32_t t = 0; t < p.sets * rows * m; t++)
+    msm_reduce_bits_at<P>(t, buckets.data(), p.buckets, len, segs.data(), p.segments, bits, group, p.sets, sums.data());
   while (m > 256) {
-    uint32_t per = (m + 15) / 16;
-    std::vector<P> out((size_t)p.sets * per);
-    for (uint32_t t = 0; t < p.sets * per; t++) msm_sum_groups_at<P>(t, segs.data(), m, 16, p.sets, out.data());
-    segs.swap(out);
+    uint32_t per = (m + group - 1) / group;
+    std::vector<P> out((size_t)p.sets * rows * per);
+    for (uint32_t t = 0; t < p.sets * rows * per; t++)
+      msm_sum_groups_at<P>(t, sums.data(), m, group, p.sets * rows, out.data());
+    sums.swap(out);
     m = per;
   }
+  // msm_reduce_windows per row, then Kernels.msmResult: each set from its rows, then the sets by Horner's rule
+  std::vector<P> row_sums((size_t)p.sets * rows, P::identity());
+  for (uint32_t r = 0; r < p.sets * rows; r++)
+    for (uint32_t k = 0; k < m; k++) row_sums[r].add(sums[(size_t)r * m + k]);
   P acc = P::identity();
-  for (int s = (int)p.sets - 1; s >= 0; s--) {  // msm_reduce_windows per set, then Kernels.msmResult
+  for (int s = (int)p.sets - 1; s >= 0; s--) {
     for (uint32_t k = 0; k < p.c; k++) acc.dbl();
-    for (uint32_t k = 0; k < m; k++) acc.add(segs[(size_t)s * m + k]);
+    const P* row = &row_sums[(size_t)s * rows];
+    P weighted = row[bits - 1];
+    for (int r = (int)bits - 2; r >= 0; r--) weighted.dbl(), weighted.add(row[r]);
+    for (uint32_t l = len; l > 1; l >>= 1) weighted.dbl();
+    weighted.add(row[bits]);
+    weighted.add(row[bits + 1]);
+    acc.add(weighted);
   }
   return acc;
 }
@@ -290,11 +310,13 @@ static void check(const char* what, const std::vector<typename P::Aff>& bases, c
                   uint32_t copies, const P& want) {
   Plan p((uint32_t)bases.size(), c, copies);
   for (const Variant& v : variants) {
-    bool ok = same(emulated<P>(bases, scalars, p, v), want);
+    // every other case a wave of any size from 1 thread, so that chunks of every length and cut runs are covered
+    uint32_t wave = cases % 2 == 0 ? UINT32_MAX : 1 + (uint32_t)(rng() % p.threads);
+    bool ok = same(emulated<P>(bases, scalars, p, v, wave), want);
     failures += !ok;
     cases++;
-    printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u chunk=%-4u %s", ok ? "ok " : "BAD", what, p.n, p.c,
-           p.windows, p.copies, p.sets, p.chunk, mode_name(v));
+    printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u threads=%-6u %s", ok ? "ok " : "BAD", what, p.n,
+           p.c, p.windows, p.copies, p.sets, wave < p.threads ? wave : p.threads, mode_name(v));
     if (v.mode == Variant::AFFINE) printf(" levels=%u slice=%u batch=%u", v.levels, v.slice, v.batch);
     printf("\n");
   }

@@ -993,7 +993,7 @@ public final class CudaDevice implements Device, ProvingKernels {
         () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
             a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
         () -> {
-          long[] sums = new long[plan.sets() * jacobianLongs];
+          long[] sums = new long[plan.windowSumPoints() * jacobianLongs];
           download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
           atEnd.accept(sums);
         },

@@ -7,6 +7,7 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoDAsync;
 import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+import static jcuda.driver.JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor;
 
 import dev.interlock.workload.NttKind;
 import dev.interlock.prover.G1FixedBase;
@@ -77,6 +78,8 @@ final class Kernels {
   private final CUfunction fpMul = new CUfunction();
   private final String image;
   private final DeviceCallLog log;
+  /** Threads of one resident wave of each accumulation kernel on this device ({@link #accumulateThreads}). */
+  private final Map<CUfunction, Integer> waves = new IdentityHashMap<>();
   /** Each function's name, as the log names its launches (CUPTI names them so too). */
   private final Map<CUfunction, String> names = new IdentityHashMap<>();
 
@@ -85,11 +88,12 @@ final class Kernels {
     final CUfunction accumulate = new CUfunction();
     final CUfunction combine = new CUfunction();
     final CUfunction reduceSegments = new CUfunction();
+    final CUfunction reduceBits = new CUfunction();
     final CUfunction sumGroups = new CUfunction();
     final CUfunction reduceWindows = new CUfunction();
   }
 
-  private Kernels(CUmodule module, String image, DeviceCallLog log) {
+  private Kernels(CUmodule module, String image, DeviceCallLog log, int multiprocessors) {
     this.log = log;
     this.image = image;
     get(module, twiddles, "ntt_twiddles");
@@ -107,6 +111,7 @@ final class Kernels {
       get(module, k.accumulate, g.kernel("msm_accumulate"));
       get(module, k.combine, g.kernel("msm_combine"));
       get(module, k.reduceSegments, g.kernel("msm_reduce_segments"));
+      get(module, k.reduceBits, g.kernel("msm_reduce_bits"));
       get(module, k.sumGroups, g.kernel("msm_sum_groups"));
       get(module, k.reduceWindows, g.kernel("msm_reduce_windows"));
       groupKernels.put(g, k);
@@ -119,6 +124,13 @@ final class Kernels {
     get(module, fixedBase, "g1_fixed_base");
     get(module, frMul, "fr_mul_vec");
     get(module, fpMul, "fp_mul_vec");
+    for (CUfunction f : new CUfunction[] {groupKernels.get(MsmGroup.G1).accumulate, groupKernels.get(MsmGroup.G2).accumulate,
+        accumulateSqr}) {
+      int[] blocks = new int[1];
+      CudaDevice.check(cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, 128, 0),
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + names.get(f) + ")");
+      waves.put(f, Math.max(1, multiprocessors * blocks[0]) * 128);
+    }
   }
 
   /**
@@ -148,7 +160,10 @@ final class Kernels {
     }
     CUmodule module = new CUmodule();
     CudaDevice.check(cuModuleLoadData(module, bytes), "cuModuleLoadData(" + name + ")");
-    return new Kernels(module, name, log);
+    int[] sms = new int[1];
+    CudaDevice.check(cuDeviceGetAttribute(sms, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+        "cuDeviceGetAttribute");
+    return new Kernels(module, name, log, sms[0]);
   }
 
   /** Which image was loaded: kernels.cubin or kernels.ptx. */
@@ -284,49 +299,67 @@ final class Kernels {
     CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
     CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};
     CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
-    switch (p.accumulation()) {
-      case XYZZ -> launch(g.accumulate, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets,
-          p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
-      case XYZZ_SQR -> launch(accumulateSqr, (p.chunkThreads() + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries,
-          offsets, p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
-      case AFFINE -> {
-        CUdeviceptr reduced = scratch.withByteOffset(p.affinePointsAt());
-        pairs(bases, tableOrNone, entries, offsets, p, reduced, scratch, s);
-        launch(affineOffsets, blocks(counters), THREADS, s, offsets, p.keys(), MsmPlan.AFFINE_LEVELS, cursors);
-        phases.ended("pairs");
-        // the reduced points themselves, sorted by key (no entries), run offsets in the cursors' place
-        launch(accumulateSqr, (p.chunkThreads() + 127) / 128, 128, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(),
-            new CUdeviceptr(), cursors, p.keys(), p.chunk(), p.chunkThreads(), buckets, slotKeys[0], slotVals[0]);
-      }
+    CUfunction accumulate = p.accumulation() == MsmPlan.Accumulation.XYZZ ? g.accumulate : accumulateSqr;
+    int threads = accumulateThreads(accumulate, p);
+    int minChunk = WAVE ? MsmPlan.MIN_CHUNK : p.chunk();
+    if (p.accumulation() == MsmPlan.Accumulation.AFFINE) {
+      CUdeviceptr reduced = scratch.withByteOffset(p.affinePointsAt());
+      pairs(bases, tableOrNone, entries, offsets, p, reduced, scratch, s);
+      launch(affineOffsets, blocks(counters), THREADS, s, offsets, p.keys(), MsmPlan.AFFINE_LEVELS, cursors);
+      phases.ended("pairs");
+      // the reduced points themselves, sorted by key (no entries), run offsets in the cursors' place
+      launch(accumulate, (threads + 127) / 128, 128, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(), new CUdeviceptr(),
+          cursors, p.keys(), minChunk, threads, buckets, slotKeys[0], slotVals[0]);
+    } else {
+      launch(accumulate, (threads + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(), minChunk,
+          threads, buckets, slotKeys[0], slotVals[0]);
     }
     phases.ended("accumulate");
     int in = 0;
-    int count = 2 * p.chunkThreads();
+    int count = 2 * threads;
     while (count > MsmPlan.COMBINE) {
-      int threads = (count + MsmPlan.COMBINE - 1) / MsmPlan.COMBINE;
-      launch(g.combine, (threads + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(), threads,
-          buckets, slotKeys[1 - in], slotVals[1 - in]);
-      count = 2 * threads;
+      int combining = (count + MsmPlan.COMBINE - 1) / MsmPlan.COMBINE;
+      launch(g.combine, (combining + 127) / 128, 128, s, slotKeys[in], slotVals[in], count, MsmPlan.COMBINE, p.keys(),
+          combining, buckets, slotKeys[1 - in], slotVals[1 - in]);
+      count = 2 * combining;
       in = 1 - in;
     }
     launch(g.combine, 1, 1, s, slotKeys[in], slotVals[in], count, count, p.keys(), 1, buckets, new CUdeviceptr(), new CUdeviceptr());
     phases.ended("combine");
     CUdeviceptr[] partial = {scratch.withByteOffset(p.segmentSumsAt()), scratch.withByteOffset(p.groupSumsAt())};
     int segments = p.sets() * p.segments();
-    launch(g.reduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.buckets() / p.segments(),
+    launch(g.reduceSegments, (segments + 127) / 128, 128, s, buckets, p.buckets(), p.segments(), p.segmentLength(),
         p.sets(), partial[0]);
-    int m = p.segments();
-    int at = 0;
+    phases.ended("segments");
+    int rowSets = p.windowSumPoints();
+    int m = p.rowGroups();
+    launch(g.reduceBits, (rowSets * m + 127) / 128, 128, s, buckets, p.buckets(), p.segmentLength(), partial[0],
+        p.segments(), p.bits(), MsmPlan.GROUP, p.sets(), partial[1]);
+    int at = 1;
     int windowThreads = p.group().windowThreads();
     while (m > windowThreads) {
       int per = (m + MsmPlan.GROUP - 1) / MsmPlan.GROUP;
-      int threads = p.sets() * per;
-      launch(g.sumGroups, (threads + 127) / 128, 128, s, partial[at], m, MsmPlan.GROUP, p.sets(), partial[1 - at]);
+      launch(g.sumGroups, (rowSets * per + 127) / 128, 128, s, partial[at], m, MsmPlan.GROUP, rowSets, partial[1 - at]);
       m = per;
       at = 1 - at;
     }
-    launch(g.reduceWindows, p.sets(), Math.min(windowThreads, m), s, partial[at], m, windowSums);
+    launch(g.reduceWindows, rowSets, Math.min(windowThreads, m), s, partial[at], m, windowSums);
     phases.ended("reduce");
+  }
+
+  /**
+   * Whether the accumulation runs as one wave of resident threads sharing the entries the sort produced (the default),
+   * or, with {@code -Dinterlock.msm.wave=false}, as {@link MsmPlan#chunkThreads()} threads of {@link MsmPlan#chunk()}
+   * entries each, sized for every digit being non-zero (the launch before gpu/NOTES.md run 51, kept for benchmarks).
+   */
+  static final boolean WAVE = !"false".equals(System.getProperty("interlock.msm.wave"));
+
+  /**
+   * Accumulating threads for plan p: one wave of f (the device's SMs times f's resident blocks of 128 threads), at
+   * most the plan's {@link MsmPlan#chunkThreads()}, which bounds its slot arrays.
+   */
+  int accumulateThreads(CUfunction f, MsmPlan p) {
+    return WAVE ? Math.min(waves.get(f), p.chunkThreads()) : p.chunkThreads();
   }
 
   /**
@@ -372,12 +405,15 @@ final class Kernels {
     }
   }
 
-  /** The G2 MSM's result from its set sums, as {@link #msmResult} in G1. */
+  /** The G2 MSM's result from its reduction's rows, as {@link #msmResult} in G1. */
   static G2 g2MsmResult(MsmPlan p, long[] windowSums) {
     return combineSets(p, windowSums, G2Limbs.JACOBIAN_LONGS, G2Limbs::fromJacobian, G2::dbl, G2::add);
   }
 
-  /** The MSM's result from its set sums (read from scratch after the stream is synchronized): Σ 2^(c·k)·S_k. */
+  /**
+   * The MSM's result from the plan's {@link MsmPlan#windowSumPoints()} row sums (read from scratch after the stream is
+   * synchronized): each set's sum from its rows, then Σ 2^(c·k)·S_k over the sets.
+   */
   static G1 msmResult(MsmPlan p, long[] windowSums) {
     return combineSets(p, windowSums, G1Limbs.JACOBIAN_LONGS, G1Limbs::fromJacobian, G1::dbl, G1::add);
   }
@@ -387,17 +423,36 @@ final class Kernels {
     P read(long[] limbs, int at);
   }
 
-  /** Σ 2^(c·k)·S_k over the plan's sets by Horner's rule, in either group. */
+  /** Σ 2^(c·k)·S_k over the plan's sets by Horner's rule, in either group, each S_k from its rows. */
   private static <P> P combineSets(MsmPlan p, long[] windowSums, int jacobianLongs, JacobianReader<P> read,
       UnaryOperator<P> dbl, BinaryOperator<P> add) {
-    P acc = read.read(windowSums, (p.sets() - 1) * jacobianLongs);
+    P acc = setSum(p, p.sets() - 1, windowSums, jacobianLongs, read, dbl, add);
     for (int w = p.sets() - 2; w >= 0; w--) {
       for (int i = 0; i < p.c(); i++) {
         acc = dbl.apply(acc);
       }
-      acc = add.apply(acc, read.read(windowSums, w * jacobianLongs));
+      acc = add.apply(acc, setSum(p, w, windowSums, jacobianLongs, read, dbl, add));
     }
     return acc;
+  }
+
+  /**
+   * Set w's bucket sum Σ (k+1)·b_k from its rows (kernels.cu, msm_reduce_bits): the two rows of weighted segment sums,
+   * plus segmentLength · Σ 2^r·M_r over the bit rows M_r, by Horner's rule from the top bit.
+   */
+  private static <P> P setSum(MsmPlan p, int w, long[] windowSums, int jacobianLongs, JacobianReader<P> read,
+      UnaryOperator<P> dbl, BinaryOperator<P> add) {
+    int row0 = w * p.rows();
+    P weighted = read.read(windowSums, (row0 + p.bits() - 1) * jacobianLongs);
+    for (int r = p.bits() - 2; r >= 0; r--) {
+      weighted = add.apply(dbl.apply(weighted), read.read(windowSums, (row0 + r) * jacobianLongs));
+    }
+    for (int len = p.segmentLength(); len > 1; len >>= 1) {
+      weighted = dbl.apply(weighted);
+    }
+    P low = read.read(windowSums, (row0 + p.bits()) * jacobianLongs);
+    P high = read.read(windowSums, (row0 + p.bits() + 1) * jacobianLongs);
+    return add.apply(add.apply(weighted, low), high);
   }
 
   /**

@@ -7,21 +7,28 @@ package dev.interlock.gpu.cuda;
  * a precomputed table of {@code copies - 1} shifted copies: copy j of P is 2^(c·sets·j)·P). Window w = j·sets + k adds
  * copy j into bucket set k, so there are {@code sets = ceil(windows / copies)} sets of {@code buckets = 2^(c-1)}
  * buckets; without a table (copies = 1) each window has its own set. Each set is reduced in {@code segments}
- * segments, whose sums are added in groups of {@value #GROUP} until at most the group's window threads remain, which
- * one block per set adds up ({@link MsmGroup#windowThreads()}).
+ * segments of {@link #segmentLength()} buckets, each giving its weighted sum A_j and its plain sum S_j; the sum over j
+ * of j·S_j is split by the bits of j into {@link #bits()} sums of S_j (kernels.cu, msm_reduce_bits), so each set
+ * ends as {@link #rows()} rows of plain sums: a row per bit and two of the A_j. Rows are added in groups of
+ * {@value #GROUP} until at most the group's window threads remain, which one block per row adds up
+ * ({@link MsmGroup#windowThreads()}), and the host weighs the rows (Kernels.msmResult).
  *
  * <p>c is chosen by a cost model: windows·n mixed additions for the digits, plus about {@value #REDUCTION_COST}
  * additions' worth per bucket for the reduction (two full additions per bucket, each costlier than a mixed one), over
  * the c of 4..{@value #MAX_C}. Without a table, sizes keep the widths that ran before the model (4, 8, 13 and 16 up to
  * 2^23), which the model puts within a few percent of its optimum, and 2^24 up take the model's width.
  *
- * <p>Buckets are summed in {@link #chunkThreads()} equal chunks of {@link #chunk()} sorted entries (at most 2^19
- * threads), whatever the scalars, and partial sums are combined in rounds of {@value #COMBINE} slots.
+ * <p>Buckets are summed in equal chunks of the sorted entries, one per thread of a single resident wave (Kernels
+ * sizes it from the device: 67,584 threads on an H200), each at least {@value #MIN_CHUNK} entries long, so that the
+ * entries the scalars actually produce are shared by every thread the device keeps busy; {@link #chunkThreads()} (at
+ * most 2^19) bounds the threads and so the slot arrays. Partial sums are combined in rounds of {@value #COMBINE}
+ * slots.
  *
  * <p>Scratch, each part aligned to 256 bytes, in this order: entries (windows·n sorted digit entries, 4 bytes each),
  * offsets and cursors (keys + 1 counters each), scan block sums (every level's), buckets (keys XYZZ points of 192 bytes, 384 in G2),
- * segment sums (sets·segments XYZZ points), group sums (sets·ceil(segments / 16)), window sums (sets Jacobian points of
- * 144 bytes, 288 in G2), and two slot arrays for the partial sums (keys of 4 bytes, then XYZZ values). The table is not scratch:
+ * segment sums (sets·segments XYZZ points), group sums (sets·rows·{@link #rowGroups()}), window sums (sets·rows
+ * Jacobian points of 144 bytes, 288 in G2: {@link #windowSumPoints()}), and two slot arrays for the partial sums
+ * (keys of 4 bytes, then XYZZ values). The table is not scratch:
  * it is a buffer of {@link #tableBytes()} that the caller owns.
  *
  * <p>{@link #accumulation} picks how buckets are summed ({@link Accumulation}): the batch-affine path adds, after the
@@ -89,6 +96,8 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
   /** Additions' worth of reduction per bucket, in the cost model that picks c. */
   static final int REDUCTION_COST = 3;
   private static final int MAX_CHUNK_THREADS = 1 << 19;
+  /** The fewest sorted entries an accumulating thread takes (kernels.cu's min_len). */
+  static final int MIN_CHUNK = 32;
   private static final int SCAN_BLOCK = 1024;
 
   /** The most points an MSM may have: windows·n sorted entries must stay far below 2^32 (uint32 in the kernels). */
@@ -108,7 +117,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     }
     if (n < 1 || c < 4 || c > MAX_C || windows != (256 + c - 1) / c || copies < 1 || copies > Math.min(windows, MAX_COPIES)
         || copies != ceilDiv(windows, ceilDiv(windows, copies)) || (long) windows * n >= 1L << 31
-        || segments < 1 || (1 << (c - 1)) % segments != 0 || Integer.bitCount(segments) != 1) {
+        || segments < 2 || (1 << (c - 1)) % segments != 0 || Integer.bitCount(segments) != 1) {
       throw new IllegalArgumentException("inconsistent MSM plan: n=" + n + " c=" + c + " windows=" + windows
           + " copies=" + copies + " segments=" + segments);
     }
@@ -222,6 +231,31 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     return sets() * buckets();
   }
 
+  /** Buckets per segment of the reduction (a power of two). */
+  int segmentLength() {
+    return buckets() / segments;
+  }
+
+  /** Bits of a segment's index: the rows of masked segment sums per set. */
+  int bits() {
+    return Integer.numberOfTrailingZeros(segments);
+  }
+
+  /** Rows of plain sums each set's reduction ends in: one per bit, two of the segments' weighted sums. */
+  int rows() {
+    return bits() + 2;
+  }
+
+  /** Partial sums per row after msm_reduce_bits: ceil(segments / 2 / GROUP), a power of two. */
+  int rowGroups() {
+    return ceilDiv(segments / 2, GROUP);
+  }
+
+  /** Jacobian points the reduction leaves at {@link #windowSumsAt()}: rows() per set, set by set. */
+  int windowSumPoints() {
+    return sets() * rows();
+  }
+
   /** Doublings between one copy of a base and the next: c bits for each set. */
   int copyShift() {
     return c * sets();
@@ -274,7 +308,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
   }
 
   long windowSumsAt() {
-    return groupSumsAt() + align((long) sets() * ceilDiv(segments, GROUP) * group.xyzzBytes());
+    return groupSumsAt() + align((long) windowSumPoints() * rowGroups() * group.xyzzBytes());
   }
 
   /**
@@ -285,13 +319,16 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
     return accumulation == Accumulation.AFFINE ? affinePoints() : (long) windows * n;
   }
 
-  /** Sorted entries per accumulating thread: at least 32, more when that would take over 2^19 threads. */
+  /**
+   * Sorted entries per thread when {@link #chunkThreads()} threads share the most entries there can be: at least
+   * {@value #MIN_CHUNK}, more when that would take over 2^19 threads.
+   */
   int chunk() {
     long most = accumulated();
-    return (int) Math.max(32, (most + MAX_CHUNK_THREADS - 1) / MAX_CHUNK_THREADS);
+    return (int) Math.max(MIN_CHUNK, (most + MAX_CHUNK_THREADS - 1) / MAX_CHUNK_THREADS);
   }
 
-  /** Accumulating threads: enough chunks for every digit being non-zero. */
+  /** The most accumulating threads: enough chunks of {@link #chunk()} for every digit being non-zero. */
   int chunkThreads() {
     long most = accumulated();
     return (int) ((most + chunk() - 1) / chunk());
@@ -345,7 +382,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
   }
 
   long slotKeysAAt() {
-    return windowSumsAt() + align((long) sets() * group.jacobianBytes());
+    return windowSumsAt() + align((long) windowSumPoints() * group.jacobianBytes());
   }
 
   long slotValsAAt() {

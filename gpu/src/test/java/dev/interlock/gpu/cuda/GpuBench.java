@@ -323,7 +323,7 @@ public final class GpuBench {
             CUdeviceptr ap = gpu.pointer(scratch);
             gpu.kernels().msm(bp, tp, scp, p, ap, s);
             CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
-            long[] sums = new long[p.sets() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
+            long[] sums = new long[p.windowSumPoints() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
             gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
             check(Kernels.msmResult(p, sums).equals(want), "MSM" + label + " accumulation vs CPU at 2^" + log + " (" + describe(p) + ")");
             double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));
@@ -429,7 +429,7 @@ public final class GpuBench {
         double[] build = time(s, 1, () -> gpu.kernels().msmTable(bp, p, tp, s));
         gpu.kernels().msm(bp, tp, scp, p, ap, s);
         CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
-        long[] sums = new long[p.sets() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
+        long[] sums = new long[p.windowSumPoints() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
         gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
         check(Kernels.msmResult(p, sums).equals(want), "MSM variant vs CPU at 2^" + log + " (" + describe(p) + ")");
         double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));

@@ -455,7 +455,7 @@ class KernelsGpuIT {
       gpu.kernels().msmTable(gpu.pointer(b), p, gpu.pointer(t), st);
       gpu.kernels().msm(gpu.pointer(b), gpu.pointer(t), gpu.pointer(s), p, gpu.pointer(scratch), st);
       CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(st), "cuStreamSynchronize");
-      long[] sums = new long[p.sets() * G1Limbs.JACOBIAN_LONGS];
+      long[] sums = new long[p.windowSumPoints() * G1Limbs.JACOBIAN_LONGS];
       gpu.download(sums, gpu.pointer(scratch).withByteOffset(p.windowSumsAt()), sums.length);
       return Kernels.msmResult(p, sums);
     } finally {

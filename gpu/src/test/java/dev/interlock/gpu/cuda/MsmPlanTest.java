@@ -18,8 +18,30 @@ class MsmPlanTest {
         assertThat(p.copies()).isBetween(1, Math.min(copies, p.windows()));
         assertThat(p.buckets() % p.segments()).isZero();
         assertThat(p.tableBytes()).isEqualTo((long) (p.copies() - 1) * p.n() * 96);
+        reductionFitsItsScratch(p);
+        reductionFitsItsScratch(MsmPlan.g2(1 << log));
       }
     }
+  }
+
+  /**
+   * The reduction's parts stay in their scratch: msm_reduce_bits writes rows·rowGroups partial sums a set into the
+   * group sums, msm_sum_groups's first round writes a sixteenth of them into the segment sums, and msm_reduce_windows
+   * gets a power-of-two block (rowGroups, or its sixteenths, down to the window threads).
+   */
+  private static void reductionFitsItsScratch(MsmPlan p) {
+    assertThat(1 << p.bits()).isEqualTo(p.segments());
+    assertThat(p.segmentLength() * p.segments()).isEqualTo(p.buckets());
+    assertThat(Integer.bitCount(p.rowGroups())).isEqualTo(1);
+    assertThat((long) p.rowGroups() * MsmPlan.GROUP).isGreaterThanOrEqualTo(p.segments() / 2);
+    long xyzz = p.group().xyzzBytes();
+    assertThat(p.windowSumsAt() - p.groupSumsAt()).isGreaterThanOrEqualTo((long) p.windowSumPoints() * p.rowGroups() * xyzz);
+    int afterFirstRound = (p.rowGroups() + MsmPlan.GROUP - 1) / MsmPlan.GROUP;
+    if (p.rowGroups() > p.group().windowThreads()) {
+      assertThat(p.groupSumsAt() - p.segmentSumsAt()).as("a sum-groups round's output over the segment sums")
+          .isGreaterThanOrEqualTo((long) p.windowSumPoints() * afterFirstRound * xyzz);
+    }
+    assertThat(p.slotKeysAAt() - p.windowSumsAt()).isGreaterThanOrEqualTo((long) p.windowSumPoints() * p.group().jacobianBytes());
   }
 
   @Test
