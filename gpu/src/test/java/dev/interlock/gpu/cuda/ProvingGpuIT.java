@@ -107,6 +107,18 @@ class ProvingGpuIT {
     }
   }
 
+  /**
+   * The n of a test that needs no large circuit (2^16, or less where the budget fits less), after skipping without a
+   * GPU; prints the seed, so that a failure can be rerun.
+   */
+  private static int smallLogN(String what) {
+    Gpu.assumePresent();
+    int logN = Math.min(16, largestLogN(BUDGET));
+    System.out.println("[interlock] ProvingGpuIT (" + what + ") seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED
+        + "), n = 2^" + logN);
+    return logN;
+  }
+
   private static Keys keys(Circuit circuit) {
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
       long t = System.nanoTime();
@@ -134,10 +146,7 @@ class ProvingGpuIT {
 
   @Test
   void bG2OnTheGpuProvesUnderTheDesignWithAKernelStep() {
-    Gpu.assumePresent();
-    int logN = Math.min(16, largestLogN(BUDGET));
-    System.out.println("[interlock] ProvingGpuIT (b_g2_msm on the GPU) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED
-        + "), n = 2^" + logN);
+    int logN = smallLogN("b_g2_msm on the GPU");
     Circuit circuit = Circuit.synthetic(logN, 2, 1);
     Keys keys = keys(circuit);
     Design d = TestDesigns.shipped("single-lock-g2-gpu").withThreads("gpu_worker", 3);
@@ -152,10 +161,7 @@ class ProvingGpuIT {
    */
   @Test
   void splitBG2ProvesUnderTheSplitDesignWithFilecoinAndFieldWitnesses() {
-    Gpu.assumePresent();
-    int logN = Math.min(16, largestLogN(BUDGET));
-    System.out.println("[interlock] ProvingGpuIT (b_g2_msm split) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED
-        + "), n = 2^" + logN);
+    int logN = smallLogN("b_g2_msm split");
     Design d = TestDesigns.shipped("single-lock-g2-split").withThreads("gpu_worker", 3);
     for (WitnessShape shape : List.of(WitnessShape.filecoin(WitnessShape.DEFAULT_FILECOIN_FULL_PPM), WitnessShape.FIELD)) {
       Circuit circuit = Circuit.synthetic(new Circuit.Params(logN, 2, 1, shape));
@@ -172,9 +178,7 @@ class ProvingGpuIT {
    */
   @Test
   void msmTablesInTheDesignsBufferProveUnderReservation() throws Exception {
-    Gpu.assumePresent();
-    int logN = Math.min(16, largestLogN(BUDGET));
-    System.out.println("[interlock] ProvingGpuIT (MSM tables) seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), n = 2^" + logN);
+    int logN = smallLogN("MSM tables");
     Circuit circuit = Circuit.synthetic(logN, 2, 1);
     Keys keys = keys(circuit);
     ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, SEED, false,
