@@ -122,6 +122,25 @@ HD uint32_t atomic_add_u32(uint32_t* p, uint32_t v) {
 #endif
 }
 
+/**
+ * atomicAdd of 1 per calling lane, returning each lane its own old value as the plain atomicAdd would, with one atomic
+ * per distinct address in the warp: the lanes that name the same address (__match_any_sync) elect the lowest, which
+ * adds their count, and each takes the old value plus its rank among them. Skewed scalars (a witness of 0s and 1s)
+ * send a whole warp's digits to one counter, which plain atomics serialize; on the host (one thread) a plain add.
+ */
+HD uint32_t atomic_inc_warp(uint32_t* p) {
+#ifdef __CUDA_ARCH__
+  uint32_t peers = __match_any_sync(__activemask(), (unsigned long long)p);
+  uint32_t lane = threadIdx.x & 31;
+  uint32_t leader = __ffs(peers) - 1;
+  uint32_t old = 0;
+  if (lane == leader) old = atomicAdd(p, __popc(peers));
+  return __shfl_sync(peers, old, leader) + __popc(peers & ((1u << lane) - 1));
+#else
+  return atomic_add_u32(p, 1u);
+#endif
+}
+
 HD uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 /** The c bits of a canonical scalar from bit `off` (c <= 24; bits past 255 read as 0). */
@@ -165,7 +184,7 @@ HD void signed_digits(const Fr* scalars, uint32_t i, uint32_t n, uint32_t c, uin
 /** Pass one of the bucket sort: counts[key] = the number of digits that land in each bucket. */
 HD void msm_count_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets, uint32_t* counts) {
   if (i >= n) return;
-  signed_digits(scalars, i, n, c, windows, sets, [&](uint32_t key, uint32_t) { atomic_add_u32(&counts[key], 1u); });
+  signed_digits(scalars, i, n, c, windows, sets, [&](uint32_t key, uint32_t) { atomic_inc_warp(&counts[key]); });
 }
 
 extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
@@ -178,7 +197,7 @@ HD void msm_scatter_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, ui
                        uint32_t* cursor, uint32_t* entries) {
   if (i >= n) return;
   signed_digits(scalars, i, n, c, windows, sets,
-                [&](uint32_t key, uint32_t entry) { entries[atomic_add_u32(&cursor[key], 1u)] = entry; });
+                [&](uint32_t key, uint32_t entry) { entries[atomic_inc_warp(&cursor[key])] = entry; });
 }
 
 extern "C" __global__ void msm_scatter(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
