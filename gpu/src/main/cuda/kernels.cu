@@ -123,19 +123,23 @@ HD uint32_t atomic_add_u32(uint32_t* p, uint32_t v) {
 }
 
 /**
- * atomicAdd of 1 per calling lane, returning each lane its own old value as the plain atomicAdd would, with one atomic
- * per distinct address in the warp: the lanes that name the same address (__match_any_sync) elect the lowest, which
- * adds their count, and each takes the old value plus its rank among them. Skewed scalars (a witness of 0s and 1s)
- * send a whole warp's digits to one counter, which plain atomics serialize; on the host (one thread) a plain add.
+ * atomicAdd of 1 per calling lane, returning each lane its own old value as the plain atomicAdd would, with a single
+ * atomic when every calling lane of the warp names the same address: the lowest lane adds their count and each takes
+ * the old value plus its rank. Skewed scalars (a witness of 0s and 1s) send a whole warp's digits to one counter,
+ * which plain atomics serialize; any other warp takes plain atomics, so that uniform random digits pay only a shuffle
+ * and a vote (__match_any_sync for every digit made the sort of random scalars 15% slower, gpu/NOTES.md run 53). On the
+ * host (one thread) a plain add.
  */
 HD uint32_t atomic_inc_warp(uint32_t* p) {
 #ifdef __CUDA_ARCH__
-  uint32_t peers = __match_any_sync(__activemask(), (unsigned long long)p);
+  uint32_t active = __activemask();
+  uint32_t leader = __ffs(active) - 1;
+  uint32_t* first = (uint32_t*)__shfl_sync(active, (unsigned long long)p, leader);
+  if (!__all_sync(active, p == first)) return atomicAdd(p, 1u);
   uint32_t lane = threadIdx.x & 31;
-  uint32_t leader = __ffs(peers) - 1;
   uint32_t old = 0;
-  if (lane == leader) old = atomicAdd(p, __popc(peers));
-  return __shfl_sync(peers, old, leader) + __popc(peers & ((1u << lane) - 1));
+  if (lane == leader) old = atomicAdd(p, __popc(active));
+  return __shfl_sync(active, old, leader) + __popc(active & ((1u << lane) - 1));
 #else
   return atomic_add_u32(p, 1u);
 #endif
