@@ -1,6 +1,6 @@
 // BLS12-381 point arithmetic over any coordinate field F with a = 0 (G1: y^2 = x^3 + 4 over Fp; G2: y^2 = x^3 +
 // 4(1 + u) over Fp2): one implementation for both groups. F provides Field's static interface (zero, one, add, sub,
-// neg, dbl, mul, sqr, reduce, is_zero, inverse).
+// neg, dbl, mul, mul_sub, sqr, reduce, is_zero, inverse).
 //
 // Affine points are blst's layout (x then y, Montgomery coordinates), with (0, 0), which is not on the curve,
 // standing for the identity, as blst writes it. Accumulators use XYZZ coordinates (x = X/ZZ,
@@ -57,7 +57,7 @@ struct Xyzz {
     F m = F::add(F::dbl(xx), xx);
     Xyzz r;
     r.X = F::sub(F::sqr(m), F::dbl(s));
-    r.Y = F::sub(F::mul(m, F::sub(s, r.X)), F::mul(w, a.y));
+    r.Y = F::mul_sub(m, F::sub(s, r.X), w, a.y);
     r.ZZ = v;
     r.ZZZ = w;
     return r;
@@ -73,7 +73,7 @@ struct Xyzz {
     F xx = F::sqr(X);
     F m = F::add(F::dbl(xx), xx);
     F x3 = F::sub(F::sqr(m), F::dbl(s));
-    Y = F::sub(F::mul(m, F::sub(s, x3)), F::mul(w, Y));
+    Y = F::mul_sub(m, F::sub(s, x3), w, Y);
     X = x3;
     ZZ = F::mul(v, ZZ);
     ZZZ = F::mul(w, ZZZ);
@@ -113,7 +113,7 @@ struct Xyzz {
     F ppp = F::mul(p, pp);
     F q = F::mul(X, pp);
     F x3 = F::sub(F::sub(square<SYM>(r), ppp), F::dbl(q));
-    Y = F::sub(F::mul(r, F::sub(q, x3)), F::mul(Y, ppp));
+    Y = F::mul_sub(r, F::sub(q, x3), Y, ppp);
     X = x3;
     ZZ = F::mul(ZZ, pp);
     ZZZ = F::mul(ZZZ, ppp);
@@ -144,7 +144,7 @@ struct Xyzz {
     F ppp = F::mul(p, pp);
     F q = F::mul(u1, pp);
     F x3 = F::sub(F::sub(F::sqr(r), ppp), F::dbl(q));
-    Y = F::sub(F::mul(r, F::sub(q, x3)), F::mul(s1, ppp));
+    Y = F::mul_sub(r, F::sub(q, x3), s1, ppp);
     X = x3;
     ZZ = F::mul(F::mul(ZZ, o.ZZ), pp);
     ZZZ = F::mul(F::mul(ZZZ, o.ZZZ), ppp);

@@ -20,6 +20,10 @@ def mul_row(N):
     # operands: t0..tN = %0..%N (tN = 0 on entry), a0..a(N-1) = %(N+1)..%(2N), b = %(2N+1)
     return chains(N, lambda j: N + 1 + j, lambda j: 2 * N + 1, ("addc.u32", N, "0", "0"))
 
+def mul_row_acc(N):
+    # mul_row's operands, but tN is added to, not assumed 0 (a second product into the same row: Field::mul_sub)
+    return chains(N, lambda j: N + 1 + j, lambda j: 2 * N + 1, ("addc.u32", N, N, "0"))
+
 def reduce_row(N):
     # operands: t0..tN = %0..%N, m = %(N+1), p0..p(N-1) = %(N+2)..%(2N+1)
     return chains(N, lambda j: N + 1, lambda j: N + 2 + j, ("addc.u32", N, N, "0"))
@@ -58,6 +62,12 @@ def cpp(N):
     s.append("  /** t[0..%d] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain. */" % N)
     s.append("  __device__ __forceinline__ static void mul_row(uint32_t* t, const uint32_t* a, uint32_t b) {")
     s.append("    asm(" + ("\n" + I).join(text(mul_row(N))))
+    s.append(wrap(I + ": ", t_rw))
+    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b)']) + ");")
+    s.append("  }")
+    s.append("  /** t[0..%d] += a·b where t[%d] may hold a value: mul_row's second product in one row (Field::mul_sub). */" % (N, N))
+    s.append("  __device__ __forceinline__ static void mul_row_acc(uint32_t* t, const uint32_t* a, uint32_t b) {")
+    s.append("    asm(" + ("\n" + I).join(text(mul_row_acc(N))))
     s.append(wrap(I + ": ", t_rw))
     s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b)']) + ");")
     s.append("  }")

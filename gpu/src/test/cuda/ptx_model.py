@@ -1,4 +1,5 @@
-"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul."""
+"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul and
+Fp's mul_sub (two products, one reduction)."""
 import re, random, sys
 import os
 SRC = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../main/cuda/field.cuh")).read()
@@ -9,7 +10,7 @@ def blocks(N):
     body = SRC[SRC.index("struct FieldAsm<%d>" % N):]
     body = body[:body.index("\n};")]
     out = {}
-    for name in ("mul_row", "reduce_row", "sub_mod"):
+    for name in ("mul_row", "mul_row_acc", "reduce_row", "sub_mod"):
         seg = body[body.index(" " + name + "("):]
         seg = seg[seg.index("asm("):]
         seg = seg[:seg.index(":")]  # string literals end before the operand lists
@@ -75,6 +76,44 @@ def device_mul(B, N, mod, inv, a, b):
     assert keep in (0, M32)
     return value(t[:N] if keep else d)
 
+def device_mul_sub(B, N, mod, inv, a, b, c, d):
+    """Field::mul_sub's device rows: a·b + c·(2p - d) (d's lazy negation), one reduction row per limb, no subtraction."""
+    e = (2 * mod - d) if d % mod else 0  # Field::neg of a value in [0, 2p): 2p - d, or 0 where d is 0 or p
+    if d == mod: e = mod  # sub(0, p) borrows and adds 2p back: p
+    al, bl, cl, el, pl = limbs(a, N), limbs(b, N), limbs(c, N), limbs(e, N), limbs(mod, N)
+    t = [0] * (N + 1)
+    for i in range(N):
+        t = run(B["mul_row"], t + al + [bl[i]])[:N + 1]
+        t = run(B["mul_row_acc"], t + cl + [el[i]])[:N + 1]
+        m = (t[0] * inv) & M32
+        t = run(B["reduce_row"], t + [m] + pl)[:N + 1]
+        assert t[0] == 0
+        t = t[1:] + [0]
+    assert t[N] == 0
+    return value(t[:N])
+
+def check_mul_sub(mod, trials):
+    """mul_sub on lazy inputs in [0, 2p) (edges p - 1, p, p + 1, 2p - 1): equal mod p, and below 2p."""
+    N = 12
+    B = blocks(N)
+    R = 1 << (32 * N)
+    inv = (-pow(mod, -1, 1 << 32)) % (1 << 32)
+    Rinv = pow(R, -1, mod)
+    edge = [0, 1, mod - 1, mod, mod + 1, 2 * mod - 1, 2 * mod - 2, R % mod]
+    rnd = random.Random(424242)
+    quads = [(x, y, z, w) for x in edge for y in edge for z in (0, mod - 1, 2 * mod - 1) for w in edge]
+    quads += [tuple(rnd.randrange(2 * mod) for _ in range(4)) for _ in range(trials)]
+    quads += [tuple(rnd.choice([2 * mod - 1, mod, rnd.randrange(2 * mod)]) for _ in range(4)) for _ in range(trials // 10)]
+    bad = 0
+    for a, b, c, d in quads:
+        got = device_mul_sub(B, N, mod, inv, a, b, c, d)
+        if got % mod != (a * b - c * d) * Rinv % mod or got >= 2 * mod:
+            bad += 1
+            if bad < 5: print("MISMATCH mul_sub a=%x b=%x c=%x d=%x got=%x" % (a, b, c, d, got))
+    print("mul_sub N=12: %d inputs in [0, 2p), %d wrong or not below 2p, instrs/row %d" % (
+        len(quads), bad, len(B["mul_row"]) + len(B["mul_row_acc"]) + len(B["reduce_row"])))
+    return bad
+
 def check(N, mod, trials):
     B = blocks(N)
     R = 1 << (32 * N)
@@ -104,6 +143,6 @@ if __name__ == "__main__":
     r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
     p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    bad = check(8, r, n) + check(12, p, n)
+    bad = check(8, r, n) + check(12, p, n) + check_mul_sub(p, n)
     print("carries dropped by non-.cc instructions:", lost["count"])
     sys.exit(1 if bad or lost["count"] else 0)
