@@ -607,11 +607,37 @@ struct Field {
     }
   }
 
-  /** From Montgomery form to the canonical integer's limbs. */
+  /**
+   * From Montgomery form to the canonical integer's limbs: a·R^-1, on the device by the N reduction rows alone (the
+   * product by 1 adds a in its first row and nothing after, so t starts as a), half of mul's multiply-adds; the MSM's
+   * digit kernels run it once per scalar and sort pass.
+   */
   HD static Field from_mont(const Field& a) {
+#ifdef __CUDA_ARCH__
+    uint32_t t[N + 1];
+#pragma unroll
+    for (int i = 0; i < N; i++) t[i] = a.v[i];
+    t[N] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      uint32_t m = t[0] * P::INV;
+      FieldAsm<N>::template reduce_row<P>(t, m);
+#pragma unroll
+      for (int j = 0; j < N; j++) t[j] = t[j + 1];
+      t[N] = 0;
+    }
+    Field r;  // t = (a + m·modulus) / R < 2·modulus: one conditional subtraction leaves it canonical
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = t[i];
+    uint32_t keep = FieldAsm<N>::template sub_mod<P>(r.v);
+#pragma unroll
+    for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
+    return r;
+#else
     Field u = zero();
     u.v[0] = 1;
     return mul(a, u);
+#endif
   }
 
   /** a^(modulus - 2) = a^-1 by Fermat (0 for 0); about N·32 squarings, for the rare conversions to affine. */

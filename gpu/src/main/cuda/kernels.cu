@@ -196,17 +196,26 @@ extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, 
   msm_count_at(blockIdx.x * blockDim.x + threadIdx.x, scalars, n, c, windows, sets, counts);
 }
 
-/** Pass two: entries[cursor[key]++] = entry, so each bucket's entries are contiguous. */
+/**
+ * Pass two: entries[cursor[key]++] = entry for the digits whose key lies in [lo, lo + span), so each bucket's entries
+ * are contiguous. Launched over key ranges, each bucket's partly written 32-byte sector of entries stays in L2 until
+ * its 8 entries are in, instead of going to memory part-written (one range per 2^21 keys is 64 MiB of such sectors).
+ * A range the counts (offs, keys + 1 of them) say is empty returns at once: skewed scalars fill one or two ranges.
+ */
 HD void msm_scatter_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
-                       uint32_t* cursor, uint32_t* entries) {
-  if (i >= n) return;
-  signed_digits(scalars, i, n, c, windows, sets,
-                [&](uint32_t key, uint32_t entry) { entries[atomic_inc_warp(&cursor[key])] = entry; });
+                       const uint32_t* offs, uint32_t keys, uint32_t lo, uint32_t span, uint32_t* cursor,
+                       uint32_t* entries) {
+  if (i >= n || offs[min_u32(lo + span, keys)] == offs[lo]) return;
+  signed_digits(scalars, i, n, c, windows, sets, [&](uint32_t key, uint32_t entry) {
+    if (key - lo < span) entries[atomic_inc_warp(&cursor[key])] = entry;
+  });
 }
 
 extern "C" __global__ void msm_scatter(const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
+                                       const uint32_t* offs, uint32_t keys, uint32_t lo, uint32_t span,
                                        uint32_t* cursor, uint32_t* entries) {
-  msm_scatter_at(blockIdx.x * blockDim.x + threadIdx.x, scalars, n, c, windows, sets, cursor, entries);
+  msm_scatter_at(blockIdx.x * blockDim.x + threadIdx.x, scalars, n, c, windows, sets, offs, keys, lo, span, cursor,
+                 entries);
 }
 
 /**

@@ -127,11 +127,12 @@ static void emulate_pairs(const std::vector<A>& bases, uint32_t n, const std::ve
 
 /**
  * The MSM as the device computes it, every kernel's threads run one after another; the accumulation runs on
- * min(wave, the plan's chunk threads) threads (Kernels.accumulateThreads: one resident wave of the device).
+ * min(wave, the plan's chunk threads) threads (Kernels.accumulateThreads: one resident wave of the device); the
+ * scatter runs in key ranges of span keys (MsmPlan.scatterKeys).
  */
 template <class P>
 static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<Fr>& scalars, const Plan& p,
-                  const Variant& v, uint32_t wave) {
+                  const Variant& v, uint32_t wave, uint32_t span) {
   uint32_t n = p.n;
   std::vector<typename P::Aff> table((size_t)(p.copies - 1) * n + 1);
   for (uint32_t i = 0; i < n; i++) msm_table_at<P>(i, bases.data(), n, p.c * p.sets, p.copies, table.data());
@@ -145,8 +146,10 @@ static P emulated(const std::vector<typename P::Aff>& bases, const std::vector<F
   }
   std::vector<uint32_t> cursor = offs;
   std::vector<uint32_t> entries((size_t)p.windows * n + 1);
-  for (uint32_t i = 0; i < n; i++)
-    msm_scatter_at(i, scalars.data(), n, p.c, p.windows, p.sets, cursor.data(), entries.data());
+  for (uint32_t lo = 0; lo < p.keys; lo += span)
+    for (uint32_t i = 0; i < n; i++)
+      msm_scatter_at(i, scalars.data(), n, p.c, p.windows, p.sets, offs.data(), p.keys, lo, span, cursor.data(),
+                     entries.data());
   std::vector<P> buckets(p.keys, P::identity());
   // what msm_accumulate adds up: the sorted entries, or (batch-affine) the pair passes' reduced points
   const typename P::Aff* acc_bases = bases.data();
@@ -312,11 +315,14 @@ static void check(const char* what, const std::vector<typename P::Aff>& bases, c
   for (const Variant& v : variants) {
     // every other case a wave of any size from 1 thread, so that chunks of every length and cut runs are covered
     uint32_t wave = cases % 2 == 0 ? UINT32_MAX : 1 + (uint32_t)(rng() % p.threads);
-    bool ok = same(emulated<P>(bases, scalars, p, v, wave), want);
+    // and every other pair of cases the scatter in key ranges (as Kernels launches it) of a random span, from 1 key
+    // up, at most 64 passes; else every key at once
+    uint32_t span = cases % 4 < 2 ? p.keys : 1 + p.keys / 64 + (uint32_t)(rng() % p.keys);
+    bool ok = same(emulated<P>(bases, scalars, p, v, wave, span), want);
     failures += !ok;
     cases++;
-    printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u threads=%-6u %s", ok ? "ok " : "BAD", what, p.n,
-           p.c, p.windows, p.copies, p.sets, wave < p.threads ? wave : p.threads, mode_name(v));
+    printf("%s %-28s n=%-6u c=%-2u windows=%-2u copies=%-2u sets=%-2u threads=%-6u keys/pass=%-7u %s", ok ? "ok " : "BAD",
+           what, p.n, p.c, p.windows, p.copies, p.sets, wave < p.threads ? wave : p.threads, span, mode_name(v));
     if (v.mode == Variant::AFFINE) printf(" levels=%u slice=%u batch=%u", v.levels, v.slice, v.batch);
     printf("\n");
   }

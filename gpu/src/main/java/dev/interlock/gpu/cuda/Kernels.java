@@ -291,10 +291,16 @@ final class Kernels {
     int counters = p.keys() + 1;
     CudaDevice.check(cuMemsetD32Async(offsets, 0, counters, s), "cuMemsetD32Async");
     launch(msmCount, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), offsets);
+    phases.ended("count");
     scan(offsets, counters, sums, s);
     CudaDevice.check(cuMemcpyDtoDAsync(cursors, offsets, (long) counters * 4, s), "cuMemcpyDtoDAsync");
-    launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), cursors, entries);
-    phases.ended("sort");
+    phases.ended("scan");
+    int span = p.scatterKeys();
+    for (int lo = 0; lo < p.keys(); lo += span) {
+      launch(msmScatter, blocks(p.n()), THREADS, s, scalars, p.n(), p.c(), p.windows(), p.sets(), offsets, p.keys(), lo,
+          span, cursors, entries);
+    }
+    phases.ended("scatter");
     CudaDevice.check(cuMemsetD32Async(buckets, 0, (long) p.keys() * p.group().xyzzBytes() / 4, s), "cuMemsetD32Async");
     CUdeviceptr[] slotKeys = {scratch.withByteOffset(p.slotKeysAAt()), scratch.withByteOffset(p.slotKeysBAt())};
     CUdeviceptr[] slotVals = {scratch.withByteOffset(p.slotValsAAt()), scratch.withByteOffset(p.slotValsBAt())};

@@ -187,6 +187,39 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
         defaultAccumulation(n));
   }
 
+  /**
+   * Digits per launch of the scatter above which it runs in key ranges ({@code -Dinterlock.msm.sortPassEntries},
+   * default 2^25; 0: one launch): see {@link #scatterKeys()}.
+   */
+  static final long SORT_PASS_ENTRIES = sortPassEntries(System.getProperty("interlock.msm.sortPassEntries", "33554432"));
+
+  private static long sortPassEntries(String value) {
+    try {
+      long entries = Long.parseLong(value.trim());
+      if (entries >= 0) {
+        return entries;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-Dinterlock.msm.sortPassEntries=" + value + ": expected a digit count, 0 for one launch");
+  }
+
+  /**
+   * Keys each launch of the scatter (kernels.cu, msm_scatter) takes: the keys split evenly over ceil(windows·n /
+   * {@link #SORT_PASS_ENTRIES}) launches, so that the part-written sectors of one launch's buckets stay in L2; every key
+   * at once for smaller plans (or with the knob at 0). Each launch reads every scalar again and computes its digits
+   * (about 0.8 ms at 2^24 on an H100), so the split pays only for large plans (gpu/NOTES.md runs 57-58).
+   */
+  int scatterKeys() {
+    long digits = (long) windows * n;
+    if (SORT_PASS_ENTRIES == 0 || digits <= SORT_PASS_ENTRIES) {
+      return keys();
+    }
+    long passes = (digits + SORT_PASS_ENTRIES - 1) / SORT_PASS_ENTRIES;
+    return (int) ((keys() + passes - 1) / passes);
+  }
+
   private static void requireSize(int n) {
     if (n < 1 || n > MAX_POINTS) {
       throw new IllegalArgumentException("an MSM needs 1 to " + MAX_POINTS + " points, got " + n);

@@ -35,7 +35,8 @@ import jcuda.driver.CUstream;
  * <p>MSMs run without a table and with one ({@code --copies}, default {@value MsmPlan#MAX_COPIES}: as many copies as
  * windows, so one bucket set; the table's build is timed on its own, once per size). Each MSM row gives the device-event
  * time of the kernels and, as "to host", the wall-clock time of the whole call up to the result point on the host.
- * Phase rows split one MSM into sort (digits, counting sort), accumulate, combine and reduce. {@code --variants
+ * Phase rows split one MSM into count, scan and scatter (the digits' counting sort), accumulate, combine, segments and
+ * reduce (the bucket reduction), with pairs before accumulate for the batch-affine variant. {@code --variants
  * C:K,...} times other windows C with K copies at the sizes of {@code --variant-sizes}. {@code --accumulations
  * xyzz,xyzz_sqr,affine} times those bucket accumulations ({@link MsmPlan.Accumulation}) side by side at the sizes of
  * {@code --accumulation-sizes}, without a table and with one, each checked against the CPU first, with its phases

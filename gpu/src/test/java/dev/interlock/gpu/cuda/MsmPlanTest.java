@@ -45,6 +45,25 @@ class MsmPlanTest {
   }
 
   @Test
+  void theScatterSplitsLargePlansIntoKeyRangesOfAtMostSortPassEntriesDigitsEachAndCoversEveryKey() {
+    for (int log = 0; log <= 26; log++) {
+      for (MsmPlan p : new MsmPlan[] {MsmPlan.of(1 << log), MsmPlan.withTable(1 << log, MsmPlan.MAX_COPIES)}) {
+        long digits = (long) p.windows() * p.n();
+        int span = p.scatterKeys();
+        int launches = (p.keys() + span - 1) / span;
+        assertThat(span).isBetween(1, p.keys());
+        assertThat(launches).as("one launch per %d digits at 2^%d", MsmPlan.SORT_PASS_ENTRIES, log)
+            .isEqualTo((int) Math.max(1, (digits + MsmPlan.SORT_PASS_ENTRIES - 1) / MsmPlan.SORT_PASS_ENTRIES));
+      }
+    }
+    assertThat(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).scatterKeys()).as("2^20: one launch")
+        .isEqualTo(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).keys());
+    MsmPlan big = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
+    assertThat((big.keys() + big.scatterKeys() - 1) / big.scatterKeys()).as("2^24 with a table: 12·2^24 digits, 6 launches")
+        .isEqualTo(6);
+  }
+
+  @Test
   void aTableOfACopyPerWindowLeavesOneBucketSetAndWidensTheWindow() {
     MsmPlan plain = MsmPlan.of(1 << 24);
     MsmPlan table = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
