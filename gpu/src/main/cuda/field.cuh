@@ -16,6 +16,11 @@
 #ifndef FP_LAZY
 #define FP_LAZY 1
 #endif
+// Field::add and sub as PTX carry chains on the device (FieldAsm add_n, sub_n) instead of portable C with 64-bit
+// intermediates; -DFP_ASM_ADDSUB=0 builds the C, for timing one against the other.
+#ifndef FP_ASM_ADDSUB
+#define FP_ASM_ADDSUB 1
+#endif
 // Y3 of the point formulas as one reduction of a sum of products (Field::mul_sub); -DFP_MUL_SUB=0 builds two products.
 #ifndef FP_MUL_SUB
 #define FP_MUL_SUB 1
@@ -120,6 +125,27 @@ struct FieldAsm<8> {
           "r"(P::mod(6)), "r"(P::mod(7)));
     return mask;
   }
+  /** r = a + b, one carry chain (the caller knows the sum fits in N limbs). */
+  __device__ __forceinline__ static void add_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+    asm("add.cc.u32 %0, %8, %16; addc.cc.u32 %1, %9, %17; addc.cc.u32 %2, %10, %18;\n\t"
+        "addc.cc.u32 %3, %11, %19; addc.cc.u32 %4, %12, %20; addc.cc.u32 %5, %13, %21;\n\t"
+        "addc.cc.u32 %6, %14, %22; addc.u32 %7, %15, %23;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(b[0]),
+          "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]));
+  }
+  /** r = a - b, one borrow chain; returns all ones when a was below b (the difference wrapped), else 0. */
+  __device__ __forceinline__ static uint32_t sub_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+    uint32_t mask;
+    asm("sub.cc.u32 %0, %9, %17; subc.cc.u32 %1, %10, %18; subc.cc.u32 %2, %11, %19;\n\t"
+        "subc.cc.u32 %3, %12, %20; subc.cc.u32 %4, %13, %21; subc.cc.u32 %5, %14, %22;\n\t"
+        "subc.cc.u32 %6, %15, %23; subc.cc.u32 %7, %16, %24; subc.u32 %8, 0, 0;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+          "=r"(mask)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(b[0]),
+          "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]));
+    return mask;
+  }
 };
 
 template <>
@@ -187,6 +213,33 @@ struct FieldAsm<12> {
           "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]), "=r"(mask)
         : "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)), "r"(P::mod(5)),
           "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)), "r"(P::mod(11)));
+    return mask;
+  }
+  /** r = a + b, one carry chain (the caller knows the sum fits in N limbs). */
+  __device__ __forceinline__ static void add_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+    asm("add.cc.u32 %0, %12, %24; addc.cc.u32 %1, %13, %25; addc.cc.u32 %2, %14, %26;\n\t"
+        "addc.cc.u32 %3, %15, %27; addc.cc.u32 %4, %16, %28; addc.cc.u32 %5, %17, %29;\n\t"
+        "addc.cc.u32 %6, %18, %30; addc.cc.u32 %7, %19, %31; addc.cc.u32 %8, %20, %32;\n\t"
+        "addc.cc.u32 %9, %21, %33; addc.cc.u32 %10, %22, %34; addc.u32 %11, %23, %35;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+          "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]),
+          "r"(b[5]), "r"(b[6]), "r"(b[7]), "r"(b[8]), "r"(b[9]), "r"(b[10]), "r"(b[11]));
+  }
+  /** r = a - b, one borrow chain; returns all ones when a was below b (the difference wrapped), else 0. */
+  __device__ __forceinline__ static uint32_t sub_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+    uint32_t mask;
+    asm("sub.cc.u32 %0, %13, %25; subc.cc.u32 %1, %14, %26; subc.cc.u32 %2, %15, %27;\n\t"
+        "subc.cc.u32 %3, %16, %28; subc.cc.u32 %4, %17, %29; subc.cc.u32 %5, %18, %30;\n\t"
+        "subc.cc.u32 %6, %19, %31; subc.cc.u32 %7, %20, %32; subc.cc.u32 %8, %21, %33;\n\t"
+        "subc.cc.u32 %9, %22, %34; subc.cc.u32 %10, %23, %35; subc.cc.u32 %11, %24, %36;\n\t"
+        "subc.u32 %12, 0, 0;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+          "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(mask)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]),
+          "r"(b[5]), "r"(b[6]), "r"(b[7]), "r"(b[8]), "r"(b[9]), "r"(b[10]), "r"(b[11]));
     return mask;
   }
   /** T[0..23] = a·a: the cross products a_i·a_j (i < j) once, doubled, plus the squares a_i^2. */
@@ -350,6 +403,17 @@ struct Field {
   HD static Field add(const Field& a, const Field& b) {
     // a + b < 2·bound < 2^(32N) for both fields (4p < 2^383), so no carry leaves the top limb
     uint32_t t[N];
+#if defined(__CUDA_ARCH__) && FP_ASM_ADDSUB
+    FieldAsm<N>::add_n(t, a.v, b.v);
+    uint32_t bl[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) bl[i] = bound(i);
+    Field d;
+    uint32_t below = FieldAsm<N>::sub_n(d.v, t, bl);
+#pragma unroll
+    for (int i = 0; i < N; i++) d.v[i] = below ? t[i] : d.v[i];
+    return d;
+#else
     uint32_t carry = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
@@ -362,10 +426,20 @@ struct Field {
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = borrow ? t[i] : r.v[i];
     return r;
+#endif
   }
 
   HD static Field sub(const Field& a, const Field& b) {
     Field r;
+#if defined(__CUDA_ARCH__) && FP_ASM_ADDSUB
+    uint32_t wrapped = FieldAsm<N>::sub_n(r.v, a.v, b.v);
+    uint32_t bl[N];  // the bound where a < b (the difference wrapped), else 0; its carry out cancels the wrap
+#pragma unroll
+    for (int i = 0; i < N; i++) bl[i] = bound(i) & wrapped;
+    Field d;
+    FieldAsm<N>::add_n(d.v, r.v, bl);
+    return d;
+#else
     uint32_t borrow = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
@@ -382,6 +456,7 @@ struct Field {
       carry = (uint32_t)(s >> 32);
     }
     return r;
+#endif
   }
 
   HD static Field neg(const Field& a) { return sub(zero(), a); }
@@ -400,48 +475,20 @@ struct Field {
 #pragma unroll
     for (int i = 0; i < N; i++) {
       FieldAsm<N>::mul_row(t, a.v, b.v[i]);
-      uint32_t m = t[0] * P::INV;
-      FieldAsm<N>::template reduce_row<P>(t, m);
-#pragma unroll
-      for (int j = 0; j < N; j++) t[j] = t[j + 1];
-      t[N] = 0;
+      reduce_shift(t);
     }
     Field r;
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = t[i];
-    if (P::LAZY) return r;
-    uint32_t keep = FieldAsm<N>::template sub_mod<P>(r.v);
-#pragma unroll
-    for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
-    return r;
+    return P::LAZY ? r : subtract_once(r);
 #else
     uint32_t t[N + 2];
 #pragma unroll
     for (int i = 0; i < N + 2; i++) t[i] = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
-      uint32_t carry = 0;
-#pragma unroll
-      for (int j = 0; j < N; j++) {
-        uint64_t s = (uint64_t)a.v[j] * b.v[i] + t[j] + carry;
-        t[j] = (uint32_t)s;
-        carry = (uint32_t)(s >> 32);
-      }
-      uint64_t s = (uint64_t)t[N] + carry;
-      t[N] = (uint32_t)s;
-      t[N + 1] = (uint32_t)(s >> 32);
-      uint32_t m = t[0] * P::INV;
-      s = (uint64_t)m * P::mod(0) + t[0];
-      carry = (uint32_t)(s >> 32);
-#pragma unroll
-      for (int j = 1; j < N; j++) {
-        s = (uint64_t)m * P::mod(j) + t[j] + carry;
-        t[j - 1] = (uint32_t)s;
-        carry = (uint32_t)(s >> 32);
-      }
-      s = (uint64_t)t[N] + carry;
-      t[N - 1] = (uint32_t)s;
-      t[N] = t[N + 1] + (uint32_t)(s >> 32);
+      add_row(t, a.v, b.v[i]);
+      host_reduce_shift(t);
     }
     Field r;
     if (P::LAZY) {  // t < 2·modulus < 2^(32N): t[N] is 0
@@ -479,11 +526,7 @@ struct Field {
       for (int i = 0; i < N; i++) {
         FieldAsm<N>::mul_row(t, a.v, b.v[i]);
         FieldAsm<N>::mul_row_acc(t, c.v, e.v[i]);
-        uint32_t m = t[0] * P::INV;
-        FieldAsm<N>::template reduce_row<P>(t, m);
-#pragma unroll
-        for (int j = 0; j < N; j++) t[j] = t[j + 1];
-        t[N] = 0;
+        reduce_shift(t);
       }
       Field r;
 #pragma unroll
@@ -495,24 +538,50 @@ struct Field {
       for (int i = 0; i < N; i++) {
         add_row(t, a.v, b.v[i]);
         add_row(t, c.v, e.v[i]);
-        uint32_t m = t[0] * P::INV;
-        uint64_t s = (uint64_t)m * P::mod(0) + t[0];
-        uint32_t carry = (uint32_t)(s >> 32);
-        for (int j = 1; j < N; j++) {
-          s = (uint64_t)m * P::mod(j) + t[j] + carry;
-          t[j - 1] = (uint32_t)s;
-          carry = (uint32_t)(s >> 32);
-        }
-        s = (uint64_t)t[N] + carry;
-        t[N - 1] = (uint32_t)s;
-        t[N] = t[N + 1] + (uint32_t)(s >> 32);
-        t[N + 1] = 0;
+        host_reduce_shift(t);
       }
       Field r;  // below 2p < 2^(32N): t[N] is 0
       for (int i = 0; i < N; i++) r.v[i] = t[i];
       return r;
 #endif
     }
+  }
+
+#ifdef __CUDA_ARCH__
+  /** One CIOS reduction row on the device: t[0..N] += m·modulus for m = t[0]·INV (t[0] becomes 0), t shifted down a limb. */
+  __device__ __forceinline__ static void reduce_shift(uint32_t* t) {
+    uint32_t m = t[0] * P::INV;
+    FieldAsm<N>::template reduce_row<P>(t, m);
+#pragma unroll
+    for (int j = 0; j < N; j++) t[j] = t[j + 1];
+    t[N] = 0;
+  }
+
+  /** r less the modulus where that leaves it non-negative (r below 2·modulus), on the device: one borrow chain. */
+  __device__ __forceinline__ static Field subtract_once(const Field& r) {
+    Field d = r;
+    uint32_t keep = FieldAsm<N>::template sub_mod<P>(d.v);
+#pragma unroll
+    for (int i = 0; i < N; i++) d.v[i] = keep ? r.v[i] : d.v[i];
+    return d;
+  }
+#endif
+
+  /** reduce_shift on the host: t[0..N+1] += m·modulus for m = t[0]·INV, shifted down a limb (t[N+1] becomes 0). */
+  HD static void host_reduce_shift(uint32_t* t) {
+    uint32_t m = t[0] * P::INV;
+    uint64_t s = (uint64_t)m * P::mod(0) + t[0];
+    uint32_t carry = (uint32_t)(s >> 32);
+#pragma unroll
+    for (int j = 1; j < N; j++) {
+      s = (uint64_t)m * P::mod(j) + t[j] + carry;
+      t[j - 1] = (uint32_t)s;
+      carry = (uint32_t)(s >> 32);
+    }
+    s = (uint64_t)t[N] + carry;
+    t[N - 1] = (uint32_t)s;
+    t[N] = t[N + 1] + (uint32_t)(s >> 32);
+    t[N + 1] = 0;
   }
 
   /** t[0..N+1] += a·b for one limb b (the host's CIOS row). */
@@ -551,11 +620,7 @@ struct Field {
       t[N] = 0;
 #pragma unroll
       for (int i = 0; i < N; i++) {
-        uint32_t m = t[0] * P::INV;
-        FieldAsm<N>::template reduce_row<P>(t, m);
-#pragma unroll
-        for (int j = 0; j < N; j++) t[j] = t[j + 1];
-        t[N] = 0;
+        reduce_shift(t);
       }
       Field r;
       FieldAsm<N>::sqr_fold(r.v, t, T + N);
@@ -620,19 +685,12 @@ struct Field {
     t[N] = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
-      uint32_t m = t[0] * P::INV;
-      FieldAsm<N>::template reduce_row<P>(t, m);
-#pragma unroll
-      for (int j = 0; j < N; j++) t[j] = t[j + 1];
-      t[N] = 0;
+      reduce_shift(t);
     }
     Field r;  // t = (a + m·modulus) / R < 2·modulus: one conditional subtraction leaves it canonical
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = t[i];
-    uint32_t keep = FieldAsm<N>::template sub_mod<P>(r.v);
-#pragma unroll
-    for (int i = 0; i < N; i++) r.v[i] = keep ? t[i] : r.v[i];
-    return r;
+    return subtract_once(r);
 #else
     Field u = zero();
     u.v[0] = 1;

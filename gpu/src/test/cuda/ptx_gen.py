@@ -36,6 +36,19 @@ def sub_mod(N):
     ins += [("subc.u32", N, "0", "0")]
     return ins
 
+def add_n(N):
+    # operands: r0..r(N-1) = %0..%(N-1) (out), a = %N..%(2N-1), b = %(2N)..%(3N-1); no carry leaves the top limb
+    ins = [("add.cc.u32", 0, N, 2 * N)]
+    ins += [("addc.cc.u32" if j < N - 1 else "addc.u32", j, N + j, 2 * N + j) for j in range(1, N)]
+    return ins
+
+def sub_n(N):
+    # operands: r0..r(N-1) = %0..%(N-1) (out), mask = %N (out), a = %(N+1)..%(2N), b = %(2N+1)..%(3N)
+    ins = [("sub.cc.u32", 0, N + 1, 2 * N + 1)]
+    ins += [("subc.cc.u32", j, N + 1 + j, 2 * N + 1 + j) for j in range(1, N)]
+    ins += [("subc.u32", N, "0", "0")]
+    return ins
+
 def text(ins, per_line=3):
     fmt = lambda x: str(x) if isinstance(x, str) else "%" + str(x)
     lines = ["%s %s;" % (i[0], ", ".join(fmt(x) for x in i[1:])) for i in ins]
@@ -85,6 +98,20 @@ def cpp(N):
     s.append("    asm(" + ("\n" + I).join(text(sub_mod(N))))
     s.append(wrap(I + ": ", ['"+r"(d[%d])' % j for j in range(N)] + ['"=r"(mask)']))
     s.append(wrap(I + ": ", ['"r"(P::mod(%d))' % j for j in range(N)]) + ");")
+    s.append("    return mask;")
+    s.append("  }")
+    s.append("  /** r = a + b, one carry chain (the caller knows the sum fits in N limbs). */")
+    s.append("  __device__ __forceinline__ static void add_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {")
+    s.append("    asm(" + ("\n" + I).join(text(add_n(N))))
+    s.append(wrap(I + ": ", ['"=r"(r[%d])' % j for j in range(N)]))
+    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b[%d])' % j for j in range(N)]) + ");")
+    s.append("  }")
+    s.append("  /** r = a - b, one borrow chain; returns all ones when a was below b (the difference wrapped), else 0. */")
+    s.append("  __device__ __forceinline__ static uint32_t sub_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {")
+    s.append("    uint32_t mask;")
+    s.append("    asm(" + ("\n" + I).join(text(sub_n(N))))
+    s.append(wrap(I + ": ", ['"=r"(r[%d])' % j for j in range(N)] + ['"=r"(mask)']))
+    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b[%d])' % j for j in range(N)]) + ");")
     s.append("    return mask;")
     s.append("  }")
     s.append("};")

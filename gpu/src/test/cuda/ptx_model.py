@@ -1,5 +1,5 @@
-"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul and
-Fp's mul_sub (two products, one reduction)."""
+"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul,
+Fp's mul_sub (two products, one reduction), from_mont (the reduction rows alone) and add / sub (add_n, sub_n)."""
 import re, random, sys
 import os
 SRC = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../main/cuda/field.cuh")).read()
@@ -10,7 +10,7 @@ def blocks(N):
     body = SRC[SRC.index("struct FieldAsm<%d>" % N):]
     body = body[:body.index("\n};")]
     out = {}
-    for name in ("mul_row", "mul_row_acc", "reduce_row", "sub_mod"):
+    for name in ("mul_row", "mul_row_acc", "reduce_row", "sub_mod", "add_n", "sub_n"):
         seg = body[body.index(" " + name + "("):]
         seg = seg[seg.index("asm("):]
         seg = seg[:seg.index(":")]  # string literals end before the operand lists
@@ -75,6 +75,61 @@ def device_mul(B, N, mod, inv, a, b):
     d, keep = ops[:N], ops[N]
     assert keep in (0, M32)
     return value(t[:N] if keep else d)
+
+def device_from_mont(B, N, mod, inv, a):
+    """Field::from_mont's device rows: t starts as a, N reduction rows, one conditional subtraction."""
+    pl = limbs(mod, N)
+    t = limbs(a, N) + [0]
+    for i in range(N):
+        m = (t[0] * inv) & M32
+        t = run(B["reduce_row"], t + [m] + pl)[:N + 1]
+        assert t[0] == 0
+        t = t[1:] + [0]
+    ops = run(B["sub_mod"], t[:N] + [0] + pl)
+    d, keep = ops[:N], ops[N]
+    return value(t[:N] if keep else d)
+
+def check_from_mont(N, mod, trials):
+    """from_mont on inputs below the modulus (and, for a lazy Fp, below 2p): a·R^-1, canonical."""
+    B = blocks(N)
+    inv = (-pow(mod, -1, 1 << 32)) % (1 << 32)
+    Rinv = pow(1 << (32 * N), -1, mod)
+    top = 2 * mod if N == 12 else mod
+    rnd = random.Random(777 + N)
+    xs = [0, 1, 2, mod - 1, mod - 2, top - 1] + [rnd.randrange(top) for _ in range(trials)]
+    bad = sum(1 for x in xs if device_from_mont(B, N, mod, inv, x) != x * Rinv % mod)
+    print("from_mont N=%d: %d inputs, %d wrong" % (N, len(xs), bad))
+    return bad
+
+def device_add(B, N, bound, a, b):
+    """Field::add on the device: t = a + b (add_n), then t - bound (sub_n) unless that wraps."""
+    t = run(B["add_n"], [0] * N + limbs(a, N) + limbs(b, N))[:N]
+    ops = run(B["sub_n"], [0] * (N + 1) + t + limbs(bound, N))
+    return value(t if ops[N] else ops[:N])
+
+def device_sub(B, N, bound, a, b):
+    """Field::sub on the device: a - b (sub_n), plus the bound where it wrapped (add_n)."""
+    ops = run(B["sub_n"], [0] * (N + 1) + limbs(a, N) + limbs(b, N))
+    masked = [x & ops[N] for x in limbs(bound, N)]
+    before = lost["count"]
+    r = value(run(B["add_n"], [0] * N + ops[:N] + masked)[:N])
+    lost["count"] = before  # where a - b wrapped, the add-back's carry out is the wrap undone: meant to drop
+    return r
+
+def check_add_sub(N, mod, bound, trials):
+    """add and sub on inputs below the bound (the modulus, or 2p for the lazy Fp): congruent, and below the bound."""
+    B = blocks(N)
+    rnd = random.Random(999 + N)
+    edge = [0, 1, mod - 1, bound - 1, bound // 2, (bound + 1) // 2] + ([mod, mod + 1] if bound > mod else [])
+    pairs = [(x, y) for x in edge for y in edge] + [(rnd.randrange(bound), rnd.randrange(bound)) for _ in range(trials)]
+    bad = 0
+    for a, b in pairs:
+        s, d = device_add(B, N, bound, a, b), device_sub(B, N, bound, a, b)
+        if s % mod != (a + b) % mod or s >= bound or d % mod != (a - b) % mod or d >= bound:
+            bad += 1
+            if bad < 5: print("MISMATCH add/sub N=%d a=%x b=%x add=%x sub=%x" % (N, a, b, s, d))
+    print("add/sub N=%d: %d pairs below %s, %d wrong or not below it" % (N, len(pairs), "2p" if bound > mod else "the modulus", bad))
+    return bad
 
 def device_mul_sub(B, N, mod, inv, a, b, c, d):
     """Field::mul_sub's device rows: a·b + c·(2p - d) (d's lazy negation), one reduction row per limb, no subtraction."""
@@ -143,6 +198,7 @@ if __name__ == "__main__":
     r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
     p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    bad = check(8, r, n) + check(12, p, n) + check_mul_sub(p, n)
+    bad = check(8, r, n) + check(12, p, n) + check_mul_sub(p, n) + check_from_mont(8, r, n) + check_from_mont(12, p, n)
+    bad += check_add_sub(8, r, r, n) + check_add_sub(12, p, 2 * p, n)
     print("carries dropped by non-.cc instructions:", lost["count"])
     sys.exit(1 if bad or lost["count"] else 0)
