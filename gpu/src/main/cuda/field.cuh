@@ -315,18 +315,6 @@ struct FieldAsm<12> {
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
           "r"(a[9]), "r"(a[10]), "r"(a[11]));
   }
-  /** r = t + h, one carry chain (the caller knows the sum fits in 12 limbs). */
-  __device__ __forceinline__ static void sqr_fold(uint32_t* r, const uint32_t* t, const uint32_t* h) {
-    asm("add.cc.u32 %0, %12, %24; addc.cc.u32 %1, %13, %25; addc.cc.u32 %2, %14, %26;\n\t"
-        "addc.cc.u32 %3, %15, %27; addc.cc.u32 %4, %16, %28; addc.cc.u32 %5, %17, %29;\n\t"
-        "addc.cc.u32 %6, %18, %30; addc.cc.u32 %7, %19, %31; addc.cc.u32 %8, %20, %32;\n\t"
-        "addc.cc.u32 %9, %21, %33; addc.cc.u32 %10, %22, %34; addc.u32 %11, %23, %35;\n\t"
-        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
-          "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11])
-        : "r"(t[0]), "r"(t[1]), "r"(t[2]), "r"(t[3]), "r"(t[4]), "r"(t[5]), "r"(t[6]), "r"(t[7]), "r"(t[8]),
-          "r"(t[9]), "r"(t[10]), "r"(t[11]), "r"(h[0]), "r"(h[1]), "r"(h[2]), "r"(h[3]), "r"(h[4]),
-          "r"(h[5]), "r"(h[6]), "r"(h[7]), "r"(h[8]), "r"(h[9]), "r"(h[10]), "r"(h[11]));
-  }
 };
 #endif
 
@@ -623,7 +611,7 @@ struct Field {
         reduce_shift(t);
       }
       Field r;
-      FieldAsm<N>::sqr_fold(r.v, t, T + N);
+      FieldAsm<N>::add_n(r.v, t, T + N);
       return r;
 #else
       for (int i = 0; i < 2 * N; i++) T[i] = 0;

@@ -67,53 +67,44 @@ def wrap(head, items, width=110):
     lines.append(cur.rstrip())
     return "\n".join(lines)
 
-def cpp(N):
+def method(doc, signature, ins, outs, inputs, template=False, mask=False):
+    """One FieldAsm member: its Javadoc line, signature, the asm chain and its operand lists."""
     I = "        "
+    s = ["  /** %s */" % doc]
+    if template:
+        s.append("  template <class P>")
+    s.append("  __device__ __forceinline__ static %s {" % signature)
+    if mask:
+        s.append("    uint32_t mask;")
+    s.append("    asm(" + ("\n" + I).join(text(ins)))
+    s.append(wrap(I + ": ", outs))
+    s.append(wrap(I + ": ", inputs) + ");")
+    if mask:
+        s.append("    return mask;")
+    s.append("  }")
+    return s
+
+def cpp(N):
     t_rw = ['"+r"(t[%d])' % j for j in range(N + 1)]
-    s = []
-    s.append("template <>\nstruct FieldAsm<%d> {" % N)
-    s.append("  /** t[0..%d] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain. */" % N)
-    s.append("  __device__ __forceinline__ static void mul_row(uint32_t* t, const uint32_t* a, uint32_t b) {")
-    s.append("    asm(" + ("\n" + I).join(text(mul_row(N))))
-    s.append(wrap(I + ": ", t_rw))
-    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b)']) + ");")
-    s.append("  }")
-    s.append("  /** t[0..%d] += a·b where t[%d] may hold a value: mul_row's second product in one row (Field::mul_sub). */" % (N, N))
-    s.append("  __device__ __forceinline__ static void mul_row_acc(uint32_t* t, const uint32_t* a, uint32_t b) {")
-    s.append("    asm(" + ("\n" + I).join(text(mul_row_acc(N))))
-    s.append(wrap(I + ": ", t_rw))
-    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b)']) + ");")
-    s.append("  }")
-    s.append("  /** t[0..%d] += m·modulus (t[0] becomes 0; the caller shifts the limbs down). */" % N)
-    s.append("  template <class P>")
-    s.append("  __device__ __forceinline__ static void reduce_row(uint32_t* t, uint32_t m) {")
-    s.append("    asm(" + ("\n" + I).join(text(reduce_row(N))))
-    s.append(wrap(I + ": ", t_rw))
-    s.append(wrap(I + ": ", ['"r"(m)'] + ['"r"(P::mod(%d))' % j for j in range(N)]) + ");")
-    s.append("  }")
-    s.append("  /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */")
-    s.append("  template <class P>")
-    s.append("  __device__ __forceinline__ static uint32_t sub_mod(uint32_t* d) {")
-    s.append("    uint32_t mask;")
-    s.append("    asm(" + ("\n" + I).join(text(sub_mod(N))))
-    s.append(wrap(I + ": ", ['"+r"(d[%d])' % j for j in range(N)] + ['"=r"(mask)']))
-    s.append(wrap(I + ": ", ['"r"(P::mod(%d))' % j for j in range(N)]) + ");")
-    s.append("    return mask;")
-    s.append("  }")
-    s.append("  /** r = a + b, one carry chain (the caller knows the sum fits in N limbs). */")
-    s.append("  __device__ __forceinline__ static void add_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {")
-    s.append("    asm(" + ("\n" + I).join(text(add_n(N))))
-    s.append(wrap(I + ": ", ['"=r"(r[%d])' % j for j in range(N)]))
-    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b[%d])' % j for j in range(N)]) + ");")
-    s.append("  }")
-    s.append("  /** r = a - b, one borrow chain; returns all ones when a was below b (the difference wrapped), else 0. */")
-    s.append("  __device__ __forceinline__ static uint32_t sub_n(uint32_t* r, const uint32_t* a, const uint32_t* b) {")
-    s.append("    uint32_t mask;")
-    s.append("    asm(" + ("\n" + I).join(text(sub_n(N))))
-    s.append(wrap(I + ": ", ['"=r"(r[%d])' % j for j in range(N)] + ['"=r"(mask)']))
-    s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)] + ['"r"(b[%d])' % j for j in range(N)]) + ");")
-    s.append("    return mask;")
-    s.append("  }")
+    a_in = ['"r"(a[%d])' % j for j in range(N)]
+    b_in = ['"r"(b[%d])' % j for j in range(N)]
+    r_out = ['"=r"(r[%d])' % j for j in range(N)]
+    mods = ['"r"(P::mod(%d))' % j for j in range(N)]
+    s = ["template <>\nstruct FieldAsm<%d> {" % N]
+    s += method("t[0..%d] += a·b: even-limb then odd-limb products, lo and hi halves adjacent in each carry chain." % N,
+                "void mul_row(uint32_t* t, const uint32_t* a, uint32_t b)", mul_row(N), t_rw, a_in + ['"r"(b)'])
+    s += method("t[0..%d] += a·b where t[%d] may hold a value: mul_row's second product in one row (Field::mul_sub)." % (N, N),
+                "void mul_row_acc(uint32_t* t, const uint32_t* a, uint32_t b)", mul_row_acc(N), t_rw, a_in + ['"r"(b)'])
+    s += method("t[0..%d] += m·modulus (t[0] becomes 0; the caller shifts the limbs down)." % N,
+                "void reduce_row(uint32_t* t, uint32_t m)", reduce_row(N), t_rw, ['"r"(m)'] + mods, template=True)
+    s += method("d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0.",
+                "uint32_t sub_mod(uint32_t* d)", sub_mod(N), ['"+r"(d[%d])' % j for j in range(N)] + ['"=r"(mask)'], mods,
+                template=True, mask=True)
+    s += method("r = a + b, one carry chain (the caller knows the sum fits in N limbs).",
+                "void add_n(uint32_t* r, const uint32_t* a, const uint32_t* b)", add_n(N), r_out, a_in + b_in)
+    s += method("r = a - b, one borrow chain; returns all ones when a was below b (the difference wrapped), else 0.",
+                "uint32_t sub_n(uint32_t* r, const uint32_t* a, const uint32_t* b)", sub_n(N), r_out + ['"=r"(mask)'],
+                a_in + b_in, mask=True)
     s.append("};")
     return "\n".join(s)
 

@@ -1,8 +1,8 @@
-"""Generates the PTX of FieldAsm<12>::sqr_wide and sqr_fold (Field<P>::sqr_sym on the device) and checks them.
+"""Generates the PTX of FieldAsm<12>::sqr_wide (Field<P>::sqr_sym on the device) and checks it.
 
 Run without arguments: checks that field.cuh holds exactly the generated text, then simulates the chains
-(ptx_model.run) followed by the Montgomery reduction rows of field.cuh on random and edge inputs in [0, 2p) against
-Python integers: a^2·R^-1 = result (mod p) with the result below 2p. With --print it prints the C++ to paste.
+(ptx_model.run) followed by the Montgomery reduction rows of field.cuh and the fold of the high half (add_n) on
+random and edge inputs in [0, 2p) against Python integers: a^2·R^-1 = result (mod p) with the result below 2p. With --print it prints the C++ to paste.
 """
 import os, random, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,14 +40,6 @@ def sqr_wide(N):
     return ins
 
 
-def sqr_fold(N):
-    """r = t + h: operands r0..r(N-1) = %0..%(N-1) (out), t = %N..%(2N-1), h = %(2N)..%(3N-1)."""
-    ins = [("add.cc.u32", 0, N, 2 * N)]
-    ins += [("addc.cc.u32", k, N + k, 2 * N + k) for k in range(1, N - 1)]
-    ins.append(("addc.u32", N - 1, 2 * N - 1, 3 * N - 1))
-    return ins
-
-
 def cpp(N):
     I = "        "
     s = []
@@ -56,12 +48,6 @@ def cpp(N):
     s.append("    asm(" + ("\n" + I).join(text(sqr_wide(N))))
     s.append(wrap(I + ": ", ['"+r"(T[%d])' % j for j in range(2 * N)]))
     s.append(wrap(I + ": ", ['"r"(a[%d])' % j for j in range(N)]) + ");")
-    s.append("  }")
-    s.append("  /** r = t + h, one carry chain (the caller knows the sum fits in %d limbs). */" % N)
-    s.append("  __device__ __forceinline__ static void sqr_fold(uint32_t* r, const uint32_t* t, const uint32_t* h) {")
-    s.append("    asm(" + ("\n" + I).join(text(sqr_fold(N))))
-    s.append(wrap(I + ": ", ['"=r"(r[%d])' % j for j in range(N)]))
-    s.append(wrap(I + ": ", ['"r"(t[%d])' % j for j in range(N)] + ['"r"(h[%d])' % j for j in range(N)]) + ");")
     s.append("  }")
     return "\n".join(s)
 
@@ -82,7 +68,7 @@ def device_sqr(B, mod, inv, a):
         assert t[0] == 0
         t = t[1:] + [0]
     assert t[N] == 0
-    r = ptx_model.run(lines(sqr_fold(N)), [0] * N + t[:N] + T[N:])[:N]
+    r = ptx_model.run(B["add_n"], [0] * N + t[:N] + T[N:])[:N]
     return ptx_model.value(r)
 
 
@@ -92,7 +78,7 @@ def main():
         return 0
     src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../main/cuda/field.cuh")).read()
     if cpp(N) not in src:
-        print("field.cuh does not hold the generated sqr_wide / sqr_fold (python3 ptx_sqr.py --print)")
+        print("field.cuh does not hold the generated sqr_wide (python3 ptx_sqr.py --print)")
         return 1
     p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
     B = ptx_model.blocks(N)
@@ -111,7 +97,7 @@ def main():
             bad += 1
             if bad < 5:
                 print("MISMATCH a=%x got=%x" % (x, got))
-    print("sqr_wide + reduce + sqr_fold: %d inputs in [0, 2p), %d mismatches, %d instructions wide, %d dropped carries"
+    print("sqr_wide + reduce + add_n: %d inputs in [0, 2p), %d mismatches, %d instructions wide, %d dropped carries"
           % (len(xs), bad, len(sqr_wide(N)), ptx_model.lost["count"]))
     return 1 if bad or ptx_model.lost["count"] else 0
 
