@@ -1,5 +1,6 @@
 package dev.interlock.cli;
 
+import dev.interlock.gpu.cuda.MsmSettings;
 import dev.interlock.prover.curve.Msm;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -49,9 +50,10 @@ public final class Main implements Runnable {
       }
       return 2;
     });
-    // a bad -Dinterlock.msm is bad input like any other: reported by the handler above, before any command runs
+    // a bad -Dinterlock.msm (the CPU MSM) or -Dinterlock.msm.* (the GPU MSM) is bad input like any other: reported by the
+    // handler above, before any command runs
     cli.setExecutionStrategy(parsed -> {
-      Msm.configurationError().ifPresent(bad -> {
+      Msm.configurationError().or(MsmSettings::configurationError).ifPresent(bad -> {
         throw new CommandLine.ExecutionException(parsed.commandSpec().commandLine(), bad, new CliError(bad));
       });
       return new CommandLine.RunLast().execute(parsed);

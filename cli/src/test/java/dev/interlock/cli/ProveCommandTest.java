@@ -211,6 +211,23 @@ class ProveCommandTest {
   }
 
   @Test
+  void aBadGpuMsmSettingIsAnInputErrorNotACrash() {
+    String before = System.getProperty("interlock.msm.sortPassEntries");
+    System.setProperty("interlock.msm.sortPassEntries", "many");
+    try {
+      CliTest.Run r = CliTest.run("bench-msm", "--from", "4", "--to", "4");
+      assertThat(r.status()).isEqualTo(2);
+      assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a digit count").doesNotContain("Exception");
+    } finally {
+      if (before == null) {
+        System.clearProperty("interlock.msm.sortPassEntries");
+      } else {
+        System.setProperty("interlock.msm.sortPassEntries", before);
+      }
+    }
+  }
+
+  @Test
   void benchMsmRangesAreChecked() {
     CliTest.Run r = CliTest.run("bench-msm", "--from", "5", "--to", "4");
     assertThat(r.status()).isEqualTo(2);

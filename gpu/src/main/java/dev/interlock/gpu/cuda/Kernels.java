@@ -358,7 +358,7 @@ final class Kernels {
    * or, with {@code -Dinterlock.msm.wave=false}, as {@link MsmPlan#chunkThreads()} threads of {@link MsmPlan#chunk()}
    * entries each, sized for every digit being non-zero (the launch before gpu/NOTES.md run 51, kept for benchmarks).
    */
-  static final boolean WAVE = !"false".equals(System.getProperty("interlock.msm.wave"));
+  static final boolean WAVE = MsmSettings.wave();
 
   /**
    * Accumulating threads for plan p: one wave of f (the device's SMs times f's resident blocks of 128 threads), at

@@ -56,31 +56,13 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
    * benchmark's variants; every lane's inversion (~570 products in SIMT time) is shared only by its own BATCH
    * additions, so BATCH trades that cost against the lanes a slice keeps busy.
    */
-  private static final int[] AFFINE_SHAPE = affineShape(System.getProperty("interlock.msm.affine", "4,23,16"));
+  private static final int[] AFFINE_SHAPE = MsmSettings.affineShape();
   /** Pair passes of the batch-affine path: each bucket's run shrinks 2^levels-fold before the XYZZ accumulation. */
   static final int AFFINE_LEVELS = AFFINE_SHAPE[0];
   /** Entries per slice of the pair passes (a multiple of 2^AFFINE_LEVELS): bounds the temporaries. */
   static final int AFFINE_SLICE = 1 << AFFINE_SHAPE[1];
   /** Additions per lane, sharing the lane's one inversion. */
   static final int AFFINE_BATCH = AFFINE_SHAPE[2];
-
-  static int[] affineShape(String text) {
-    String[] f = text.split(",", -1);
-    try {
-      if (f.length == 3) {
-        int levels = Integer.parseInt(f[0].strip());
-        int slice = Integer.parseInt(f[1].strip());
-        int batch = Integer.parseInt(f[2].strip());
-        if (levels >= 1 && levels <= 8 && slice >= levels && slice <= 28 && batch >= 1 && batch <= 4096) {
-          return new int[] {levels, slice, batch};
-        }
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("-Dinterlock.msm.affine=" + text
-        + ": expected LEVELS,LOG2_SLICE,BATCH with 1 <= LEVELS <= 8, LEVELS <= LOG2_SLICE <= 28, 1 <= BATCH <= 4096");
-  }
 
   /**
    * Slots per thread in a combining round of partial bucket sums: few, so that a round's serial chains stay short and
@@ -144,11 +126,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
    * {@code -Dinterlock.msm.accumulation=xyzz|xyzz_sqr|affine} forces one at every size.
    */
   static Accumulation defaultAccumulation(int n) {
-    String forced = System.getProperty("interlock.msm.accumulation");
-    if (forced != null) {
-      return Accumulation.valueOf(forced.toUpperCase(java.util.Locale.ROOT));
-    }
-    return Accumulation.XYZZ_SQR;
+    return MsmSettings.forcedAccumulation().orElse(Accumulation.XYZZ_SQR);
   }
 
   /** The G2 plan for n points: G1's window widths (the bucket and digit work scale alike), no table. */
@@ -191,19 +169,7 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
    * Digits per launch of the scatter above which it runs in key ranges ({@code -Dinterlock.msm.sortPassEntries},
    * default 2^25; 0: one launch): see {@link #scatterKeys()}.
    */
-  static final long SORT_PASS_ENTRIES = sortPassEntries(System.getProperty("interlock.msm.sortPassEntries", "33554432"));
-
-  private static long sortPassEntries(String value) {
-    try {
-      long entries = Long.parseLong(value.trim());
-      if (entries >= 0) {
-        return entries;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("-Dinterlock.msm.sortPassEntries=" + value + ": expected a digit count, 0 for one launch");
-  }
+  static final long SORT_PASS_ENTRIES = MsmSettings.sortPassEntries();
 
   /**
    * Keys each launch of the scatter (kernels.cu, msm_scatter) takes: the keys split evenly over ceil(windows·n /

@@ -146,15 +146,6 @@ class MsmPlanTest {
   }
 
   @Test
-  void theBatchAffineShapeParsesAndRefusesWhatTheKernelsCannotRun() {
-    assertThat(MsmPlan.affineShape("4,23,16")).containsExactly(4, 23, 16);
-    assertThat(MsmPlan.affineShape(" 2, 26 ,256")).containsExactly(2, 26, 256);
-    for (String bad : new String[] {"", "4,23", "4,23,16,1", "0,23,16", "9,23,16", "4,3,16", "4,29,16", "4,23,0", "a,b,c"}) {
-      assertThatThrownBy(() -> MsmPlan.affineShape(bad)).as(bad).hasMessageStartingWith("-Dinterlock.msm.affine=" + bad + ": expected");
-    }
-  }
-
-  @Test
   void g1MsmsSquareBySqrSymByDefaultAndOnlyG1HasTheVariants() {
     assertThat(MsmPlan.of((1 << 22) - 1).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
     assertThat(MsmPlan.of(1 << 22).accumulation()).isEqualTo(MsmPlan.Accumulation.XYZZ_SQR);
