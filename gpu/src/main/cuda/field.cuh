@@ -65,7 +65,8 @@ struct FrParams {
 };
 
 #ifdef __CUDA_ARCH__
-// Device-only PTX carry chains for Field<P>::mul, one asm block per chain so that no instruction the compiler
+// Device-only PTX carry chains for Field<P>'s products, sums and differences (mul, mul_sub, sqr_sym, from_mont, add,
+// sub), one asm block per chain so that no instruction the compiler
 // places between blocks can clobber the carry flag. Written out for the two limb counts in use (8 and 12) by a
 // small generator (gpu/src/test/cuda/ptx_gen.py; ptx_model.py simulates the chains against big integers); each row adds the even-limb products, then the odd-limb ones, so that the lo and hi halves of
 // a product sit next to each other in a chain and ptxas fuses them into one wide multiply-add.
@@ -496,7 +497,7 @@ struct Field {
 
   /**
    * a·b - c·d with one Montgomery reduction instead of two: the CIOS rows add a·b_i and c·e_i for e = -d (2p - d), then
-   * reduce once, which saves about 300 of a product's 588 multiply-adds; the point formulas' Y3 = R·(Q - X3) - Y·PPP
+   * reduce once, which saves one product's 12 reduction rows (about 300 of its 588 instructions); the point formulas' Y3 = R·(Q - X3) - Y·PPP
    * takes this form. For a lazy 12-limb field only (Fp): with a, b, c, e below 2p the sum is below 8p^2, every row fits
    * in N + 1 limbs (below 2^416), and the result is below 8p^2/R + p < 2p since 8p < R = 2^384; other fields, and
    * -DFP_MUL_SUB=0 (for timing), subtract two products.

@@ -199,7 +199,8 @@ extern "C" __global__ void msm_count(const Fr* scalars, uint32_t n, uint32_t c, 
 /**
  * Pass two: entries[cursor[key]++] = entry for the digits whose key lies in [lo, lo + span), so each bucket's entries
  * are contiguous. Launched over key ranges, each bucket's partly written 32-byte sector of entries stays in L2 until
- * its 8 entries are in, instead of going to memory part-written (one range per 2^21 keys is 64 MiB of such sectors).
+ * its 8 entries are in, instead of going to memory part-written (2^21 keys in one launch leave 64 MiB of such
+ * sectors, more than an H100's 50 MiB of L2).
  * A range the counts (offs, keys + 1 of them) say is empty returns at once: skewed scalars fill one or two ranges.
  */
 HD void msm_scatter_at(uint32_t i, const Fr* scalars, uint32_t n, uint32_t c, uint32_t windows, uint32_t sets,
@@ -245,7 +246,6 @@ extern "C" __global__ void scan_add(uint32_t* data, uint32_t len, const uint32_t
   if (i < len) data[i] += sums[blockIdx.x];
 }
 
-/** A bucket's run of chunk t: its whole sum into the bucket, or a partial sum into the chunk's first or last slot. */
 // The accumulation reads each entry's G1 point by 16-byte loads (6, not 24 of 4 bytes) where bases and table are
 // 16-byte aligned; -DMSM_WIDE_LOADS=0 builds the plain loads, for timing one against the other. G2's 192-byte points
 // keep the plain loads: 48 registers loaded at once more than doubled msm_accumulate_g2's spills (ptxas -v).
@@ -283,6 +283,7 @@ HD A load_point(const A* p, bool wide) {
   return *p;
 }
 
+/** A bucket's run of chunk t: its whole sum into the bucket, or a partial sum into the chunk's first or last slot. */
 template <class P>
 HD void flush_run(uint32_t k, const P& acc, bool cut_before, bool cut_after, uint32_t t, P* buckets,
                   P* slot_vals) {

@@ -315,8 +315,8 @@ static void check(const char* what, const std::vector<typename P::Aff>& bases, c
   for (const Variant& v : variants) {
     // every other case a wave of any size from 1 thread, so that chunks of every length and cut runs are covered
     uint32_t wave = cases % 2 == 0 ? UINT32_MAX : 1 + (uint32_t)(rng() % p.threads);
-    // and every other pair of cases the scatter in key ranges (as Kernels launches it) of a random span, from 1 key
-    // up, at most 64 passes; else every key at once
+    // and every other pair of cases the scatter in key ranges (as Kernels launches it) of a random span of at least
+    // 1 + keys/64 keys (1 key on plans of up to 63 keys), at most 64 launches; else every key at once
     uint32_t span = cases % 4 < 2 ? p.keys : 1 + p.keys / 64 + (uint32_t)(rng() % p.keys);
     bool ok = same(emulated<P>(bases, scalars, p, v, wave, span), want);
     failures += !ok;

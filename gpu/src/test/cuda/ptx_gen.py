@@ -1,5 +1,7 @@
-"""Generates the PTX carry-chain specializations for Field<P>::mul (N = 8, 12)."""
-# Writes the FieldAsm<N> specializations of gpu/src/main/cuda/field.cuh (paste its output there); ptx_model.py checks the file.
+"""Generates the PTX carry chains of FieldAsm<N> (N = 8, 12) for Field<P>'s products, sums and differences."""
+# Writes the FieldAsm<N> members of gpu/src/main/cuda/field.cuh (paste each struct's members there; FieldAsm<12> also
+# holds sqr_wide, which ptx_sqr.py generates and checks); ptx_model.py simulates the chains as the file holds them.
+# mul_row_acc is emitted for both limb counts, though only the 12-limb Fp's mul_sub uses it.
 import sys
 
 def chains(N, X, Y, top_even):

@@ -217,7 +217,7 @@ class ProveCommandTest {
     try {
       CliTest.Run r = CliTest.run("bench-msm", "--from", "4", "--to", "4");
       assertThat(r.status()).isEqualTo(2);
-      assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a digit count").doesNotContain("Exception");
+      assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a non-negative number of digits per key range").doesNotContain("Exception");
     } finally {
       if (before == null) {
         System.clearProperty("interlock.msm.sortPassEntries");

@@ -166,23 +166,31 @@ record MsmPlan(int n, int c, int windows, int copies, int segments, MsmGroup gro
   }
 
   /**
-   * Digits per launch of the scatter above which it runs in key ranges ({@code -Dinterlock.msm.sortPassEntries},
-   * default 2^25; 0: one launch): see {@link #scatterKeys()}.
+   * The plan's digits (windows·n) per key range of the scatter ({@code -Dinterlock.msm.sortPassEntries}, default 2^25;
+   * 0: one launch), on average for uniform scalars: see {@link #scatterKeys()}.
    */
   static final long SORT_PASS_ENTRIES = MsmSettings.sortPassEntries();
+  /** The most launches the scatter is split into, whatever the setting: each one computes every digit again. */
+  static final int MAX_SCATTER_LAUNCHES = 64;
 
   /**
    * Keys each launch of the scatter (kernels.cu, msm_scatter) takes: the keys split evenly over ceil(windows·n /
-   * {@link #SORT_PASS_ENTRIES}) launches, so that the part-written sectors of one launch's buckets stay in L2; every key
-   * at once for smaller plans (or with the knob at 0). Each launch reads every scalar again and computes its digits
-   * (about 0.8 ms at 2^24 on an H100), so the split pays only for large plans (gpu/NOTES.md runs 57-58).
+   * {@link #SORT_PASS_ENTRIES}) launches (at most {@link #MAX_SCATTER_LAUNCHES}), so that the part-written sectors of one
+   * launch's buckets stay in L2; every key at once for smaller plans (or with the setting at 0). Each launch computes
+   * every digit again and writes those of its keys (about 0.65-0.8 ms of digit work at 2^24 on an H100), so the split
+   * pays only for large plans (gpu/NOTES.md runs 57-58).
    */
   int scatterKeys() {
+    return scatterKeys(SORT_PASS_ENTRIES);
+  }
+
+  /** {@link #scatterKeys()} for perRange digits per key range (0: one launch). */
+  int scatterKeys(long perRange) {
     long digits = (long) windows * n;
-    if (SORT_PASS_ENTRIES == 0 || digits <= SORT_PASS_ENTRIES) {
+    if (perRange == 0 || digits <= perRange) {
       return keys();
     }
-    long passes = (digits + SORT_PASS_ENTRIES - 1) / SORT_PASS_ENTRIES;
+    long passes = Math.min(MAX_SCATTER_LAUNCHES, (digits + perRange - 1) / perRange);
     return (int) ((keys() + passes - 1) / passes);
   }
 

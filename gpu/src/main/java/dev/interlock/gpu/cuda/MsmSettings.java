@@ -50,7 +50,10 @@ public final class MsmSettings {
         + ": expected LEVELS,LOG2_SLICE,BATCH with 1 <= LEVELS <= 8, LEVELS <= LOG2_SLICE <= 28, 1 <= BATCH <= 4096");
   }
 
-  /** {@code -Dinterlock.msm.sortPassEntries}: digits per scatter launch, default 2^25, 0 for one launch. */
+  /**
+   * {@code -Dinterlock.msm.sortPassEntries}: the plan's digits (windows·n) per key range of the scatter, default 2^25,
+   * 0 for one launch (MsmPlan.scatterKeys; at most MsmPlan.MAX_SCATTER_LAUNCHES launches whatever it says).
+   */
   static long sortPassEntries() {
     String value = System.getProperty("interlock.msm.sortPassEntries", "33554432");
     try {
@@ -62,7 +65,7 @@ public final class MsmSettings {
       // reported below
     }
     throw new IllegalArgumentException(
-        "-Dinterlock.msm.sortPassEntries=" + value + ": expected a digit count, 0 for one launch");
+        "-Dinterlock.msm.sortPassEntries=" + value + ": expected a non-negative number of digits per key range (0: one launch)");
   }
 
   /** {@code -Dinterlock.msm.accumulation=xyzz|xyzz_sqr|affine}, any case; empty when unset. */
@@ -79,11 +82,11 @@ public final class MsmSettings {
     throw new IllegalArgumentException("-Dinterlock.msm.accumulation=" + forced + ": expected xyzz, xyzz_sqr or affine");
   }
 
-  /** {@code -Dinterlock.msm.wave=true|false}, default true (see Kernels.WAVE). */
+  /** {@code -Dinterlock.msm.wave=true|false}, any case, default true (see Kernels.WAVE). */
   static boolean wave() {
     String value = System.getProperty("interlock.msm.wave", "true");
-    if (value.strip().equals("true") || value.strip().equals("false")) {
-      return value.strip().equals("true");
+    if (value.strip().equalsIgnoreCase("true") || value.strip().equalsIgnoreCase("false")) {
+      return value.strip().equalsIgnoreCase("true");
     }
     throw new IllegalArgumentException("-Dinterlock.msm.wave=" + value + ": expected true or false");
   }

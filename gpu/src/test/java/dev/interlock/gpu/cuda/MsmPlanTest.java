@@ -2,6 +2,7 @@ package dev.interlock.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -45,17 +46,24 @@ class MsmPlanTest {
   }
 
   @Test
-  void theScatterSplitsLargePlansIntoKeyRangesOfAtMostSortPassEntriesDigitsEachAndCoversEveryKey() {
+  void theScatterSplitsLargePlansIntoOneKeyRangePerSortPassEntriesDigitsAndCoversEveryKey() {
+    long perRange = MsmPlan.SORT_PASS_ENTRIES;
     for (int log = 0; log <= 26; log++) {
       for (MsmPlan p : new MsmPlan[] {MsmPlan.of(1 << log), MsmPlan.withTable(1 << log, MsmPlan.MAX_COPIES)}) {
         long digits = (long) p.windows() * p.n();
         int span = p.scatterKeys();
         int launches = (p.keys() + span - 1) / span;
+        long wanted = perRange == 0 ? 1 : Math.max(1, (digits + perRange - 1) / perRange);
         assertThat(span).isBetween(1, p.keys());
-        assertThat(launches).as("one launch per %d digits at 2^%d", MsmPlan.SORT_PASS_ENTRIES, log)
-            .isEqualTo((int) Math.max(1, (digits + MsmPlan.SORT_PASS_ENTRIES - 1) / MsmPlan.SORT_PASS_ENTRIES));
+        assertThat(launches).as("one launch per %d digits at 2^%d", perRange, log)
+            .isEqualTo((int) Math.min(MsmPlan.MAX_SCATTER_LAUNCHES, wanted));
       }
     }
+    MsmPlan table = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);
+    int tiny = table.scatterKeys(1);
+    assertThat((table.keys() + tiny - 1) / tiny).as("a setting of 1 digit per range: capped").isEqualTo(MsmPlan.MAX_SCATTER_LAUNCHES);
+    assertThat(table.scatterKeys(0)).as("0: one launch").isEqualTo(table.keys());
+    assumeTrue(perRange == 1L << 25, "the default -Dinterlock.msm.sortPassEntries");
     assertThat(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).scatterKeys()).as("2^20: one launch")
         .isEqualTo(MsmPlan.withTable(1 << 20, MsmPlan.MAX_COPIES).keys());
     MsmPlan big = MsmPlan.withTable(1 << 24, MsmPlan.MAX_COPIES);

@@ -33,7 +33,7 @@ class MsmSettingsTest {
       assertThat(MsmSettings.forcedAccumulation()).contains(MsmPlan.Accumulation.XYZZ);
     });
     withProperty("interlock.msm.sortPassEntries", "0", () -> assertThat(MsmSettings.sortPassEntries()).isZero());
-    withProperty("interlock.msm.wave", "false", () -> assertThat(MsmSettings.wave()).isFalse());
+    withProperty("interlock.msm.wave", "False", () -> assertThat(MsmSettings.wave()).isFalse());
   }
 
   private static void withProperty(String key, String value, Runnable check) {
