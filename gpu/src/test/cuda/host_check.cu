@@ -24,12 +24,16 @@ static F parse(const char* hex) {  // big-endian hex of N*8 digits
 }
 
 int main(int argc, char** argv) {
-  // argv: fp_a fp_b fr_a fr_b gx gy (Montgomery, big-endian hex)
+  // argv: fp_a fp_b fr_a fr_b gx gy fp_e fp_f (Montgomery, big-endian hex; e and f lazily reduced, in [p, 2p))
   Fp a = parse<Fp>(argv[1]), b = parse<Fp>(argv[2]);
   print("fp_mul", Fp::reduce(Fp::mul(a, b)));
   print("fp_add", Fp::reduce(Fp::add(a, b)));
   print("fp_sub", Fp::reduce(Fp::sub(a, b)));
   print("fp_inv", Fp::reduce(Fp::inverse(a)));
+  Fp e = parse<Fp>(argv[7]), f = parse<Fp>(argv[8]);
+  print("fp_mul_sub", Fp::reduce(Fp::mul_sub(e, f, a, b)));        // one reduction for e·f - a·b
+  print("fp_mul_sub_lazy", Fp::reduce(Fp::mul_sub(a, b, f, e)));   // the subtracted product from lazy operands
+  print("fp_mul_sub_zero", Fp::reduce(Fp::mul_sub(f, f, e, Fp::zero())));
   Fr c = parse<Fr>(argv[3]), d = parse<Fr>(argv[4]);
   print("fr_mul", Fr::mul(c, d));
   print("fr_add", Fr::add(c, d));

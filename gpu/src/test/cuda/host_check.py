@@ -13,7 +13,8 @@ exe = os.path.join(tempfile.mkdtemp(), "host_check")
 subprocess.run(["nvcc", "-x", "cu", "-O2", "-o", exe, os.path.join(here, "host_check.cu")], check=True)
 a, b, c, d = rnd.randrange(P), rnd.randrange(P), rnd.randrange(R), rnd.randrange(R)
 hx = lambda v, bits: format(v, "0%dx" % (bits // 4))
-args = [hx(a, 384), hx(b, 384), hx(c, 256), hx(d, 256), hx(GX * RP % P, 384), hx(GY * RP % P, 384)]
+e, f = P + rnd.randrange(P), 2 * P - 1  # lazily reduced Fp values (the device keeps Fp in [0, 2p))
+args = [hx(a, 384), hx(b, 384), hx(c, 256), hx(d, 256), hx(GX * RP % P, 384), hx(GY * RP % P, 384), hx(e, 384), hx(f, 384)]
 out = subprocess.run([exe] + args, check=True, capture_output=True, text=True).stdout.split("\n")
 vals = {}
 lines = iter(out)
@@ -21,6 +22,8 @@ got = [l.split() for l in out if l]
 def mul(x, y, m, r): return x * y * pow(r, -1, m) % m
 expect = [("fp_mul", mul(a, b, P, RP)), ("fp_add", (a + b) % P), ("fp_sub", (a - b) % P),
           ("fp_inv", pow(a * pow(RP, -1, P), -1, P) * RP % P),
+          ("fp_mul_sub", (e * f - a * b) * pow(RP, -1, P) % P), ("fp_mul_sub_lazy", (a * b - f * e) * pow(RP, -1, P) % P),
+          ("fp_mul_sub_zero", f * f * pow(RP, -1, P) % P),
           ("fr_mul", mul(c, d, R, RR)), ("fr_add", (c + d) % R), ("fr_sub", (c - d) % R),
           ("fr_pow", pow(c * pow(RR, -1, R), 123457, R) * RR % R), ("fr_from_mont", c * pow(RR, -1, R) % R)]
 fails = 0
