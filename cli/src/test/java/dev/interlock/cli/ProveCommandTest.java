@@ -195,34 +195,34 @@ class ProveCommandTest {
 
   @Test
   void aBadMsmImplementationPropertyIsAnInputErrorNotACrash() {
-    String before = System.getProperty("interlock.msm");
-    System.setProperty("interlock.msm", "gpu");
-    try {
+    withProperty("interlock.msm", "gpu", () -> {
       CliTest.Run r = CliTest.run("bench-msm", "--from", "4", "--to", "4");
       assertThat(r.status()).isEqualTo(2);
       assertThat(r.err()).contains("-Dinterlock.msm must be native or java, not 'gpu'").doesNotContain("Exception");
-    } finally {
-      if (before == null) {
-        System.clearProperty("interlock.msm");
-      } else {
-        System.setProperty("interlock.msm", before);
-      }
-    }
+    });
   }
 
   @Test
   void aBadGpuMsmSettingIsAnInputErrorNotACrash() {
-    String before = System.getProperty("interlock.msm.sortPassEntries");
-    System.setProperty("interlock.msm.sortPassEntries", "many");
-    try {
+    withProperty("interlock.msm.sortPassEntries", "many", () -> {
       CliTest.Run r = CliTest.run("bench-msm", "--from", "4", "--to", "4");
       assertThat(r.status()).isEqualTo(2);
-      assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a non-negative number of digits per key range").doesNotContain("Exception");
+      assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a non-negative number of digits per key range")
+          .doesNotContain("Exception");
+    });
+  }
+
+  /** Runs check with the system property key set to value, then restores it. */
+  private static void withProperty(String key, String value, Runnable check) {
+    String before = System.getProperty(key);
+    System.setProperty(key, value);
+    try {
+      check.run();
     } finally {
       if (before == null) {
-        System.clearProperty("interlock.msm.sortPassEntries");
+        System.clearProperty(key);
       } else {
-        System.setProperty("interlock.msm.sortPassEntries", before);
+        System.setProperty(key, before);
       }
     }
   }
