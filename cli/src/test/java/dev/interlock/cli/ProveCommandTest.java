@@ -1,5 +1,6 @@
 package dev.interlock.cli;
 
+import static dev.interlock.model.TestProperties.withProperty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -210,21 +211,6 @@ class ProveCommandTest {
       assertThat(r.err()).contains("-Dinterlock.msm.sortPassEntries=many: expected a non-negative number of digits per key range")
           .doesNotContain("Exception");
     });
-  }
-
-  /** Runs check with the system property key set to value, then restores it. */
-  private static void withProperty(String key, String value, Runnable check) {
-    String before = System.getProperty(key);
-    System.setProperty(key, value);
-    try {
-      check.run();
-    } finally {
-      if (before == null) {
-        System.clearProperty(key);
-      } else {
-        System.setProperty(key, before);
-      }
-    }
   }
 
   @Test

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * The GPU MSM's {@code -Dinterlock.msm.*} settings, read and checked in one place: {@code affine} (the batch-affine
- * shape), {@code accumulation} (forces one), {@code sortPassEntries} (digits per scatter launch) and {@code wave} (the
- * accumulation's launch). MsmPlan and Kernels read them here; the CLI asks {@link #configurationError()} before a
+ * shape), {@code accumulation} (forces one), {@code sortPassEntries} (the plan's digits per key range of the scatter)
+ * and {@code wave} (the accumulation's launch). MsmPlan and Kernels read them here; the CLI asks {@link #configurationError()} before a
  * command runs, so a bad one is bad input (exit 2, naming it), not a failed class initialization in the middle of a
  * run. This class holds no state, so asking it cannot fail the way MsmPlan's initialization would.
  */

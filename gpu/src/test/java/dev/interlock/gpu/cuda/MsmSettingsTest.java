@@ -1,5 +1,6 @@
 package dev.interlock.gpu.cuda;
 
+import static dev.interlock.model.TestProperties.withProperty;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -34,19 +35,5 @@ class MsmSettingsTest {
     });
     withProperty("interlock.msm.sortPassEntries", "0", () -> assertThat(MsmSettings.sortPassEntries()).isZero());
     withProperty("interlock.msm.wave", "False", () -> assertThat(MsmSettings.wave()).isFalse());
-  }
-
-  private static void withProperty(String key, String value, Runnable check) {
-    String before = System.getProperty(key);
-    System.setProperty(key, value);
-    try {
-      check.run();
-    } finally {
-      if (before == null) {
-        System.clearProperty(key);
-      } else {
-        System.setProperty(key, before);
-      }
-    }
   }
 }
