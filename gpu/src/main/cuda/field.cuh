@@ -25,6 +25,12 @@
 #ifndef FP_MUL_SUB
 #define FP_MUL_SUB 1
 #endif
+// Products on the device in the split form (FieldAsm::split_row: even- and odd-limb products in two arrays whose
+// register pairs stay aligned, so ptxas needs no moves to realign them after each row's shift); -DFP_SPLIT=0 builds
+// the single array shifted down a limb a row (FieldAsm::mul_row, reduce_row), for timing one against the other.
+#ifndef FP_SPLIT
+#define FP_SPLIT 1
+#endif
 
 struct FpParams {
   static constexpr int N = 12;
@@ -113,6 +119,70 @@ struct FieldAsm<8> {
         : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
           "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)));
   }
+  /** One row of the split product: the total moved down a limb, then a·b added (see Field::mul). */
+  __device__ __forceinline__ static void split_row(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b) {
+    asm("add.cc.u32 %8, %8, %1; madc.lo.cc.u32 %0, %17, %24, %2; madc.hi.cc.u32 %1, %17, %24, %3;\n\t"
+        "madc.lo.cc.u32 %2, %19, %24, %4; madc.hi.cc.u32 %3, %19, %24, %5; madc.lo.cc.u32 %4, %21, %24, %6;\n\t"
+        "madc.hi.cc.u32 %5, %21, %24, %7; madc.lo.cc.u32 %6, %23, %24, 0; madc.hi.u32 %7, %23, %24, 0;\n\t"
+        "mad.lo.cc.u32 %8, %16, %24, %8; madc.hi.cc.u32 %9, %16, %24, %9; madc.lo.cc.u32 %10, %18, %24, %10;\n\t"
+        "madc.hi.cc.u32 %11, %18, %24, %11; madc.lo.cc.u32 %12, %20, %24, %12; madc.hi.cc.u32 %13, %20, %24, %13;\n\t"
+        "madc.lo.cc.u32 %14, %22, %24, %14; madc.hi.cc.u32 %15, %22, %24, %15; addc.u32 %7, %7, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(b));
+  }
+  /** x, y += a·b in the split form, without moving down: mul_sub's second product in a row. */
+  __device__ __forceinline__ static void split_acc(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %17, %24, %0; madc.hi.cc.u32 %1, %17, %24, %1; madc.lo.cc.u32 %2, %19, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %19, %24, %3; madc.lo.cc.u32 %4, %21, %24, %4; madc.hi.cc.u32 %5, %21, %24, %5;\n\t"
+        "madc.lo.cc.u32 %6, %23, %24, %6; madc.hi.u32 %7, %23, %24, %7; mad.lo.cc.u32 %8, %16, %24, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %24, %9; madc.lo.cc.u32 %10, %18, %24, %10; madc.hi.cc.u32 %11, %18, %24, %11;\n\t"
+        "madc.lo.cc.u32 %12, %20, %24, %12; madc.hi.cc.u32 %13, %20, %24, %13; madc.lo.cc.u32 %14, %22, %24, %14;\n\t"
+        "madc.hi.cc.u32 %15, %22, %24, %15; addc.u32 %7, %7, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(b));
+  }
+  /** x, y += m·modulus in the split form (y[0] becomes 0). */
+  template <class P>
+  __device__ __forceinline__ static void split_reduce(uint32_t* x, uint32_t* y, uint32_t m) {
+    asm("mad.lo.cc.u32 %0, %16, %18, %0; madc.hi.cc.u32 %1, %16, %18, %1; madc.lo.cc.u32 %2, %16, %20, %2;\n\t"
+        "madc.hi.cc.u32 %3, %16, %20, %3; madc.lo.cc.u32 %4, %16, %22, %4; madc.hi.cc.u32 %5, %16, %22, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %24, %6; madc.hi.u32 %7, %16, %24, %7; mad.lo.cc.u32 %8, %16, %17, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %17, %9; madc.lo.cc.u32 %10, %16, %19, %10; madc.hi.cc.u32 %11, %16, %19, %11;\n\t"
+        "madc.lo.cc.u32 %12, %16, %21, %12; madc.hi.cc.u32 %13, %16, %21, %13; madc.lo.cc.u32 %14, %16, %23, %14;\n\t"
+        "madc.hi.cc.u32 %15, %16, %23, %15; addc.u32 %7, %7, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7])
+        : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)));
+  }
+  /** A reduction row alone in the split form: the total moved down a limb, then y[0]·inv·modulus added. */
+  template <class P>
+  __device__ __forceinline__ static void split_reduce_row(uint32_t* x, uint32_t* y) {
+    uint32_t m;
+    asm("add.cc.u32 %8, %8, %1; mul.lo.u32 %16, %8, %17; madc.lo.cc.u32 %0, %16, %19, %2;\n\t"
+        "madc.hi.cc.u32 %1, %16, %19, %3; madc.lo.cc.u32 %2, %16, %21, %4; madc.hi.cc.u32 %3, %16, %21, %5;\n\t"
+        "madc.lo.cc.u32 %4, %16, %23, %6; madc.hi.cc.u32 %5, %16, %23, %7; madc.lo.cc.u32 %6, %16, %25, 0;\n\t"
+        "madc.hi.u32 %7, %16, %25, 0; mad.lo.cc.u32 %8, %16, %18, %8; madc.hi.cc.u32 %9, %16, %18, %9;\n\t"
+        "madc.lo.cc.u32 %10, %16, %20, %10; madc.hi.cc.u32 %11, %16, %20, %11; madc.lo.cc.u32 %12, %16, %22, %12;\n\t"
+        "madc.hi.cc.u32 %13, %16, %22, %13; madc.lo.cc.u32 %14, %16, %24, %14; madc.hi.cc.u32 %15, %16, %24, %15;\n\t"
+        "addc.u32 %7, %7, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7]),
+          "=r"(m)
+        : "r"(P::INV), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)));
+  }
+  /** r = x + y / 2^32: the split total after its last row, in N limbs. */
+  __device__ __forceinline__ static void split_merge(uint32_t* r, const uint32_t* x, const uint32_t* y) {
+    asm("add.cc.u32 %0, %8, %17; addc.cc.u32 %1, %9, %18; addc.cc.u32 %2, %10, %19;\n\t"
+        "addc.cc.u32 %3, %11, %20; addc.cc.u32 %4, %12, %21; addc.cc.u32 %5, %13, %22;\n\t"
+        "addc.cc.u32 %6, %14, %23; addc.u32 %7, %15, 0;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(y[0]),
+          "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]));
+  }
   /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */
   template <class P>
   __device__ __forceinline__ static uint32_t sub_mod(uint32_t* d) {
@@ -200,6 +270,92 @@ struct FieldAsm<12> {
         : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
           "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)),
           "r"(P::mod(11)));
+  }
+  /** One row of the split product: the total moved down a limb, then a·b added (see Field::mul). */
+  __device__ __forceinline__ static void split_row(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b) {
+    asm("add.cc.u32 %12, %12, %1; madc.lo.cc.u32 %0, %25, %36, %2; madc.hi.cc.u32 %1, %25, %36, %3;\n\t"
+        "madc.lo.cc.u32 %2, %27, %36, %4; madc.hi.cc.u32 %3, %27, %36, %5; madc.lo.cc.u32 %4, %29, %36, %6;\n\t"
+        "madc.hi.cc.u32 %5, %29, %36, %7; madc.lo.cc.u32 %6, %31, %36, %8; madc.hi.cc.u32 %7, %31, %36, %9;\n\t"
+        "madc.lo.cc.u32 %8, %33, %36, %10; madc.hi.cc.u32 %9, %33, %36, %11; madc.lo.cc.u32 %10, %35, %36, 0;\n\t"
+        "madc.hi.u32 %11, %35, %36, 0; mad.lo.cc.u32 %12, %24, %36, %12; madc.hi.cc.u32 %13, %24, %36, %13;\n\t"
+        "madc.lo.cc.u32 %14, %26, %36, %14; madc.hi.cc.u32 %15, %26, %36, %15; madc.lo.cc.u32 %16, %28, %36, %16;\n\t"
+        "madc.hi.cc.u32 %17, %28, %36, %17; madc.lo.cc.u32 %18, %30, %36, %18; madc.hi.cc.u32 %19, %30, %36, %19;\n\t"
+        "madc.lo.cc.u32 %20, %32, %36, %20; madc.hi.cc.u32 %21, %32, %36, %21; madc.lo.cc.u32 %22, %34, %36, %22;\n\t"
+        "madc.hi.cc.u32 %23, %34, %36, %23; addc.u32 %11, %11, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(x[8]), "+r"(x[9]), "+r"(x[10]), "+r"(x[11]), "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]),
+          "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7]), "+r"(y[8]), "+r"(y[9]), "+r"(y[10]), "+r"(y[11])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b));
+  }
+  /** x, y += a·b in the split form, without moving down: mul_sub's second product in a row. */
+  __device__ __forceinline__ static void split_acc(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b) {
+    asm("mad.lo.cc.u32 %0, %25, %36, %0; madc.hi.cc.u32 %1, %25, %36, %1; madc.lo.cc.u32 %2, %27, %36, %2;\n\t"
+        "madc.hi.cc.u32 %3, %27, %36, %3; madc.lo.cc.u32 %4, %29, %36, %4; madc.hi.cc.u32 %5, %29, %36, %5;\n\t"
+        "madc.lo.cc.u32 %6, %31, %36, %6; madc.hi.cc.u32 %7, %31, %36, %7; madc.lo.cc.u32 %8, %33, %36, %8;\n\t"
+        "madc.hi.cc.u32 %9, %33, %36, %9; madc.lo.cc.u32 %10, %35, %36, %10; madc.hi.u32 %11, %35, %36, %11;\n\t"
+        "mad.lo.cc.u32 %12, %24, %36, %12; madc.hi.cc.u32 %13, %24, %36, %13; madc.lo.cc.u32 %14, %26, %36, %14;\n\t"
+        "madc.hi.cc.u32 %15, %26, %36, %15; madc.lo.cc.u32 %16, %28, %36, %16; madc.hi.cc.u32 %17, %28, %36, %17;\n\t"
+        "madc.lo.cc.u32 %18, %30, %36, %18; madc.hi.cc.u32 %19, %30, %36, %19; madc.lo.cc.u32 %20, %32, %36, %20;\n\t"
+        "madc.hi.cc.u32 %21, %32, %36, %21; madc.lo.cc.u32 %22, %34, %36, %22; madc.hi.cc.u32 %23, %34, %36, %23;\n\t"
+        "addc.u32 %11, %11, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(x[8]), "+r"(x[9]), "+r"(x[10]), "+r"(x[11]), "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]),
+          "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7]), "+r"(y[8]), "+r"(y[9]), "+r"(y[10]), "+r"(y[11])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7]), "r"(a[8]),
+          "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b));
+  }
+  /** x, y += m·modulus in the split form (y[0] becomes 0). */
+  template <class P>
+  __device__ __forceinline__ static void split_reduce(uint32_t* x, uint32_t* y, uint32_t m) {
+    asm("mad.lo.cc.u32 %0, %24, %26, %0; madc.hi.cc.u32 %1, %24, %26, %1; madc.lo.cc.u32 %2, %24, %28, %2;\n\t"
+        "madc.hi.cc.u32 %3, %24, %28, %3; madc.lo.cc.u32 %4, %24, %30, %4; madc.hi.cc.u32 %5, %24, %30, %5;\n\t"
+        "madc.lo.cc.u32 %6, %24, %32, %6; madc.hi.cc.u32 %7, %24, %32, %7; madc.lo.cc.u32 %8, %24, %34, %8;\n\t"
+        "madc.hi.cc.u32 %9, %24, %34, %9; madc.lo.cc.u32 %10, %24, %36, %10; madc.hi.u32 %11, %24, %36, %11;\n\t"
+        "mad.lo.cc.u32 %12, %24, %25, %12; madc.hi.cc.u32 %13, %24, %25, %13; madc.lo.cc.u32 %14, %24, %27, %14;\n\t"
+        "madc.hi.cc.u32 %15, %24, %27, %15; madc.lo.cc.u32 %16, %24, %29, %16; madc.hi.cc.u32 %17, %24, %29, %17;\n\t"
+        "madc.lo.cc.u32 %18, %24, %31, %18; madc.hi.cc.u32 %19, %24, %31, %19; madc.lo.cc.u32 %20, %24, %33, %20;\n\t"
+        "madc.hi.cc.u32 %21, %24, %33, %21; madc.lo.cc.u32 %22, %24, %35, %22; madc.hi.cc.u32 %23, %24, %35, %23;\n\t"
+        "addc.u32 %11, %11, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(x[8]), "+r"(x[9]), "+r"(x[10]), "+r"(x[11]), "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]),
+          "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7]), "+r"(y[8]), "+r"(y[9]), "+r"(y[10]), "+r"(y[11])
+        : "r"(m), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)),
+          "r"(P::mod(11)));
+  }
+  /** A reduction row alone in the split form: the total moved down a limb, then y[0]·inv·modulus added. */
+  template <class P>
+  __device__ __forceinline__ static void split_reduce_row(uint32_t* x, uint32_t* y) {
+    uint32_t m;
+    asm("add.cc.u32 %12, %12, %1; mul.lo.u32 %24, %12, %25; madc.lo.cc.u32 %0, %24, %27, %2;\n\t"
+        "madc.hi.cc.u32 %1, %24, %27, %3; madc.lo.cc.u32 %2, %24, %29, %4; madc.hi.cc.u32 %3, %24, %29, %5;\n\t"
+        "madc.lo.cc.u32 %4, %24, %31, %6; madc.hi.cc.u32 %5, %24, %31, %7; madc.lo.cc.u32 %6, %24, %33, %8;\n\t"
+        "madc.hi.cc.u32 %7, %24, %33, %9; madc.lo.cc.u32 %8, %24, %35, %10; madc.hi.cc.u32 %9, %24, %35, %11;\n\t"
+        "madc.lo.cc.u32 %10, %24, %37, 0; madc.hi.u32 %11, %24, %37, 0; mad.lo.cc.u32 %12, %24, %26, %12;\n\t"
+        "madc.hi.cc.u32 %13, %24, %26, %13; madc.lo.cc.u32 %14, %24, %28, %14; madc.hi.cc.u32 %15, %24, %28, %15;\n\t"
+        "madc.lo.cc.u32 %16, %24, %30, %16; madc.hi.cc.u32 %17, %24, %30, %17; madc.lo.cc.u32 %18, %24, %32, %18;\n\t"
+        "madc.hi.cc.u32 %19, %24, %32, %19; madc.lo.cc.u32 %20, %24, %34, %20; madc.hi.cc.u32 %21, %24, %34, %21;\n\t"
+        "madc.lo.cc.u32 %22, %24, %36, %22; madc.hi.cc.u32 %23, %24, %36, %23; addc.u32 %11, %11, 0;\n\t"
+        : "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]), "+r"(x[7]),
+          "+r"(x[8]), "+r"(x[9]), "+r"(x[10]), "+r"(x[11]), "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]),
+          "+r"(y[4]), "+r"(y[5]), "+r"(y[6]), "+r"(y[7]), "+r"(y[8]), "+r"(y[9]), "+r"(y[10]), "+r"(y[11]),
+          "=r"(m)
+        : "r"(P::INV), "r"(P::mod(0)), "r"(P::mod(1)), "r"(P::mod(2)), "r"(P::mod(3)), "r"(P::mod(4)),
+          "r"(P::mod(5)), "r"(P::mod(6)), "r"(P::mod(7)), "r"(P::mod(8)), "r"(P::mod(9)), "r"(P::mod(10)),
+          "r"(P::mod(11)));
+  }
+  /** r = x + y / 2^32: the split total after its last row, in N limbs. */
+  __device__ __forceinline__ static void split_merge(uint32_t* r, const uint32_t* x, const uint32_t* y) {
+    asm("add.cc.u32 %0, %12, %25; addc.cc.u32 %1, %13, %26; addc.cc.u32 %2, %14, %27;\n\t"
+        "addc.cc.u32 %3, %15, %28; addc.cc.u32 %4, %16, %29; addc.cc.u32 %5, %17, %30;\n\t"
+        "addc.cc.u32 %6, %18, %31; addc.cc.u32 %7, %19, %32; addc.cc.u32 %8, %20, %33;\n\t"
+        "addc.cc.u32 %9, %21, %34; addc.cc.u32 %10, %22, %35; addc.u32 %11, %23, 0;\n\t"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+          "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]),
+          "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]),
+          "r"(y[5]), "r"(y[6]), "r"(y[7]), "r"(y[8]), "r"(y[9]), "r"(y[10]), "r"(y[11]));
   }
   /** d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0. */
   template <class P>
@@ -458,6 +614,21 @@ struct Field {
     // t < 3·modulus after every row (a, b < 2·modulus), so t + a·b[i] + m·modulus fits in N + 1 limbs and the
     // shifted t in N; the one conditional subtraction at the end leaves it fully reduced, and a lazy field skips it
     // (t < 2·modulus already)
+#if FP_SPLIT
+    // the running total in the split form (FieldAsm::split_row): rows alternate which array holds the even limbs
+    uint32_t x[N], y[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) x[i] = y[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      FieldAsm<N>::split_row(x, y, a.v, b.v[i]);
+      FieldAsm<N>::template split_reduce<P>(x, y, y[0] * P::INV);
+      FieldAsm<N>::split_row(y, x, a.v, b.v[i + 1]);
+      FieldAsm<N>::template split_reduce<P>(y, x, x[0] * P::INV);
+    }
+    Field r;
+    FieldAsm<N>::split_merge(r.v, y, x);
+#else
     uint32_t t[N + 1];
 #pragma unroll
     for (int i = 0; i < N + 1; i++) t[i] = 0;
@@ -469,6 +640,7 @@ struct Field {
     Field r;
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = t[i];
+#endif
     return P::LAZY ? r : subtract_once(r);
 #else
     uint32_t t[N + 2];
@@ -508,6 +680,22 @@ struct Field {
     } else {
       Field e = neg(d);
 #ifdef __CUDA_ARCH__
+#if FP_SPLIT
+      uint32_t x[N], y[N];  // as in mul, with c·e_i added in each row before its reduction
+#pragma unroll
+      for (int i = 0; i < N; i++) x[i] = y[i] = 0;
+#pragma unroll
+      for (int i = 0; i < N; i += 2) {
+        FieldAsm<N>::split_row(x, y, a.v, b.v[i]);
+        FieldAsm<N>::split_acc(x, y, c.v, e.v[i]);
+        FieldAsm<N>::template split_reduce<P>(x, y, y[0] * P::INV);
+        FieldAsm<N>::split_row(y, x, a.v, b.v[i + 1]);
+        FieldAsm<N>::split_acc(y, x, c.v, e.v[i + 1]);
+        FieldAsm<N>::template split_reduce<P>(y, x, x[0] * P::INV);
+      }
+      Field r;
+      FieldAsm<N>::split_merge(r.v, y, x);
+#else
       uint32_t t[N + 1];
 #pragma unroll
       for (int i = 0; i < N + 1; i++) t[i] = 0;
@@ -520,6 +708,7 @@ struct Field {
       Field r;
 #pragma unroll
       for (int i = 0; i < N; i++) r.v[i] = t[i];
+#endif
       return r;
 #else
       uint32_t t[N + 2];
@@ -544,6 +733,27 @@ struct Field {
 #pragma unroll
     for (int j = 0; j < N; j++) t[j] = t[j + 1];
     t[N] = 0;
+  }
+
+  /**
+   * t·R^-1 for t (N limbs) on the device: N reduction rows in the split form (FieldAsm::split_reduce_row), merged;
+   * below modulus + 1, since (t + m·modulus) / R < 1 + modulus.
+   */
+  __device__ __forceinline__ static Field redc_split(const uint32_t* t) {
+    uint32_t x[N], y[N];  // the total: y, plus x a limb down (as in mul)
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      x[i] = 0;
+      y[i] = t[i];
+    }
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      FieldAsm<N>::template split_reduce_row<P>(x, y);
+      FieldAsm<N>::template split_reduce_row<P>(y, x);
+    }
+    Field r;
+    FieldAsm<N>::split_merge(r.v, y, x);
+    return r;
   }
 
   /** r less the modulus where that leaves it non-negative (r below 2·modulus), on the device: one borrow chain. */
@@ -603,6 +813,11 @@ struct Field {
 #pragma unroll
       for (int i = 0; i < 2 * N; i++) T[i] = 0;
       FieldAsm<N>::sqr_wide(T, a.v);
+#if FP_SPLIT
+      Field t = redc_split(T);
+      Field r;
+      FieldAsm<N>::add_n(r.v, t.v, T + N);
+#else
       uint32_t t[N + 1];
 #pragma unroll
       for (int i = 0; i < N; i++) t[i] = T[i];
@@ -613,6 +828,7 @@ struct Field {
       }
       Field r;
       FieldAsm<N>::add_n(r.v, t, T + N);
+#endif
       return r;
 #else
       for (int i = 0; i < 2 * N; i++) T[i] = 0;
@@ -668,6 +884,9 @@ struct Field {
    */
   HD static Field from_mont(const Field& a) {
 #ifdef __CUDA_ARCH__
+#if FP_SPLIT
+    return subtract_once(redc_split(a.v));  // (a + m·modulus) / R < 2·modulus: one conditional subtraction
+#endif
     uint32_t t[N + 1];
 #pragma unroll
     for (int i = 0; i < N; i++) t[i] = a.v[i];

@@ -30,6 +30,75 @@ def reduce_row(N):
     # operands: t0..tN = %0..%N, m = %(N+1), p0..p(N-1) = %(N+2)..%(2N+1)
     return chains(N, lambda j: N + 1, lambda j: N + 2 + j, ("addc.u32", N, N, "0"))
 
+def pairs(N, par, dst, X, Y, add, first_op, last_hi):
+    # one carry chain of the products X(j)·Y(j) for the limbs j of parity par, product j's lo and hi halves into
+    # dst(k), dst(k + 1) (k = 0, 2, ...) plus add(k), add(k + 1); first_op opens it, last_hi closes it
+    ins = []
+    js = list(range(par, N, 2))
+    for k, j in enumerate(js):
+        lo, hi = 2 * k, 2 * k + 1
+        ins.append((first_op if k == 0 else "madc.lo.cc.u32", dst(lo), X(j), Y(j), add(lo)))
+        ins.append((last_hi if k == len(js) - 1 else "madc.hi.cc.u32", dst(hi), X(j), Y(j), add(hi)))
+    return ins
+
+def split_products(N, X, Y):
+    # operands: x0..x(N-1) = %0..%(N-1), y0..y(N-1) = %N..%(2N-1); x += odd-limb products, y += even-limb products,
+    # y's carry out into x(N-1)
+    x = lambda k: k
+    y = lambda k: N + k
+    ins = pairs(N, 1, x, X, Y, x, "mad.lo.cc.u32", "madc.hi.u32")
+    ins += pairs(N, 0, y, X, Y, y, "mad.lo.cc.u32", "madc.hi.cc.u32")
+    ins.append(("addc.u32", x(N - 1), x(N - 1), "0"))
+    return ins
+
+def split_row(N):
+    # operands: x = %0..%(N-1), y = %N..%(2N-1), a = %(2N)..%(3N-1), b = %3N. On entry the total is y (limb j at j)
+    # plus x a limb down (x0 was reduced to 0, limb j at j - 1); on exit it is y (limb j at j) plus x (limb j at j + 1)
+    # plus a·b: y0 += x1 (its carry opens the odd chain), x moves down two limbs as the odd-limb products go into it
+    # (the destination differs from the source, so no register moves), y takes the even ones
+    x = lambda k: k
+    y = lambda k: N + k
+    A = lambda j: 2 * N + j
+    B = lambda j: 3 * N
+    ins = [("add.cc.u32", y(0), y(0), x(1))]
+    ins += pairs(N, 1, x, A, B, lambda k: x(k + 2) if k + 2 < N else "0", "madc.lo.cc.u32", "madc.hi.u32")
+    ins += pairs(N, 0, y, A, B, y, "mad.lo.cc.u32", "madc.hi.cc.u32")
+    ins.append(("addc.u32", x(N - 1), x(N - 1), "0"))
+    return ins
+
+def split_acc(N):
+    # operands: x, y as split_row, a = %(2N)..%(3N-1), b = %3N: a second product into the same row (Field::mul_sub)
+    return split_products(N, lambda j: 2 * N + j, lambda j: 3 * N)
+
+def split_reduce(N):
+    # operands: x, y as split_row, m = %2N, p = %(2N+1)..%(3N): y0 becomes 0
+    return split_products(N, lambda j: 2 * N, lambda j: 2 * N + 1 + j)
+
+def split_reduce_row(N):
+    # operands: x, y as split_row, m = %2N (scratch out), inv = %(2N+1), p = %(2N+2)..%(3N+1): a reduction row alone
+    # (sqr_sym, from_mont): the total moved down a limb as in split_row, m = y0·inv in the same block (mul.lo leaves
+    # the carry flag as it is, which the odd chain then takes), x += m·(odd limbs of p) while it moves down, y += the
+    # even ones
+    x = lambda k: k
+    y = lambda k: N + k
+    M = lambda j: 2 * N
+    Pm = lambda j: 2 * N + 2 + j
+    ins = [("add.cc.u32", y(0), y(0), x(1)), ("mul.lo.u32", M(0), y(0), 2 * N + 1)]
+    ins += pairs(N, 1, x, M, Pm, lambda k: x(k + 2) if k + 2 < N else "0", "madc.lo.cc.u32", "madc.hi.u32")
+    ins += pairs(N, 0, y, M, Pm, y, "mad.lo.cc.u32", "madc.hi.cc.u32")
+    ins.append(("addc.u32", x(N - 1), x(N - 1), "0"))
+    return ins
+
+def split_merge(N):
+    # operands: r = %0..%(N-1) (out), x = %N..%(2N-1), y = %(2N)..%(3N-1): r = x + (y shifted down a limb), the
+    # total after the last row (y0 is 0)
+    x = lambda k: N + k
+    y = lambda k: 2 * N + k
+    ins = [("add.cc.u32", 0, x(0), y(1))]
+    ins += [("addc.cc.u32", j, x(j), y(j + 1)) for j in range(1, N - 1)]
+    ins.append(("addc.u32", N - 1, x(N - 1), "0"))
+    return ins
+
 def sub_mod(N):
     # operands: d0..d(N-1) = %0..%(N-1) (in: t, out: t - p), mask = %N, p = %(N+1)..%(2N)
     Pm = lambda j: N + 1 + j
@@ -69,7 +138,7 @@ def wrap(head, items, width=110):
     lines.append(cur.rstrip())
     return "\n".join(lines)
 
-def method(doc, signature, ins, outs, inputs, template=False, mask=False):
+def method(doc, signature, ins, outs, inputs, template=False, mask=False, scratch=False):
     """One FieldAsm member: its Javadoc line, signature, the asm chain and its operand lists."""
     I = "        "
     s = ["  /** %s */" % doc]
@@ -78,6 +147,8 @@ def method(doc, signature, ins, outs, inputs, template=False, mask=False):
     s.append("  __device__ __forceinline__ static %s {" % signature)
     if mask:
         s.append("    uint32_t mask;")
+    if scratch:
+        s.append("    uint32_t m;")
     s.append("    asm(" + ("\n" + I).join(text(ins)))
     s.append(wrap(I + ": ", outs))
     s.append(wrap(I + ": ", inputs) + ");")
@@ -99,6 +170,23 @@ def cpp(N):
                 "void mul_row_acc(uint32_t* t, const uint32_t* a, uint32_t b)", mul_row_acc(N), t_rw, a_in + ['"r"(b)'])
     s += method("t[0..%d] += m·modulus (t[0] becomes 0; the caller shifts the limbs down)." % N,
                 "void reduce_row(uint32_t* t, uint32_t m)", reduce_row(N), t_rw, ['"r"(m)'] + mods, template=True)
+    x_rw = ['"+r"(x[%d])' % j for j in range(N)]
+    y_rw = ['"+r"(y[%d])' % j for j in range(N)]
+    s += method("One row of the split product: the total moved down a limb, then a·b added (see Field::mul).",
+                "void split_row(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b)", split_row(N), x_rw + y_rw,
+                a_in + ['"r"(b)'])
+    s += method("x, y += a·b in the split form, without moving down: mul_sub's second product in a row.",
+                "void split_acc(uint32_t* x, uint32_t* y, const uint32_t* a, uint32_t b)", split_acc(N), x_rw + y_rw,
+                a_in + ['"r"(b)'])
+    s += method("x, y += m·modulus in the split form (y[0] becomes 0).",
+                "void split_reduce(uint32_t* x, uint32_t* y, uint32_t m)", split_reduce(N), x_rw + y_rw,
+                ['"r"(m)'] + mods, template=True)
+    s += method("A reduction row alone in the split form: the total moved down a limb, then y[0]·inv·modulus added.",
+                "void split_reduce_row(uint32_t* x, uint32_t* y)", split_reduce_row(N), x_rw + y_rw + ['"=r"(m)'],
+                ['"r"(P::INV)'] + mods, template=True, scratch=True)
+    s += method("r = x + y / 2^32: the split total after its last row, in N limbs.",
+                "void split_merge(uint32_t* r, const uint32_t* x, const uint32_t* y)", split_merge(N), r_out,
+                ['"r"(x[%d])' % j for j in range(N)] + ['"r"(y[%d])' % j for j in range(N)])
     s += method("d - modulus into d, one borrow chain; returns all ones when d was below the modulus, else 0.",
                 "uint32_t sub_mod(uint32_t* d)", sub_mod(N), ['"+r"(d[%d])' % j for j in range(N)] + ['"=r"(mask)'], mods,
                 template=True, mask=True)

@@ -1,5 +1,6 @@
-"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul,
-Fp's mul_sub (two products, one reduction), from_mont (the reduction rows alone) and add / sub (add_n, sub_n)."""
+"""Simulates the PTX carry chains exactly as written in field.cuh (parsed from the file) and checks Field<P>::mul and
+Fp's mul_sub (two products, one reduction) in both device forms (the split rows, FP_SPLIT=1, and the single shifted
+array, FP_SPLIT=0), from_mont (the reduction rows alone) and add / sub (add_n, sub_n)."""
 import re, random, sys
 import os
 SRC = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../main/cuda/field.cuh")).read()
@@ -10,7 +11,8 @@ def blocks(N):
     body = SRC[SRC.index("struct FieldAsm<%d>" % N):]
     body = body[:body.index("\n};")]
     out = {}
-    for name in ("mul_row", "mul_row_acc", "reduce_row", "sub_mod", "add_n", "sub_n"):
+    for name in ("mul_row", "mul_row_acc", "reduce_row", "split_row", "split_acc", "split_reduce", "split_reduce_row",
+                 "split_merge", "sub_mod", "add_n", "sub_n"):
         seg = body[body.index(" " + name + "("):]
         seg = seg[seg.index("asm("):]
         seg = seg[:seg.index(":")]  # string literals end before the operand lists
@@ -40,6 +42,10 @@ def run(ins, ops):
             ops[d] = s & M32
             if cc_out: cf = s >> 32
             elif s >> 32: lost["count"] += 1
+        elif base == "mul":  # mul.lo: no carry in or out, the flag left as it is
+            assert parts[1] == "lo" and not cc_out, line
+            ops[d] = (val(args[1]) * val(args[2])) & M32
+            continue
         elif base in ("add", "addc"):
             s = val(args[1]) + val(args[2]) + cin
             ops[d] = s & M32
@@ -76,6 +82,45 @@ def device_mul(B, N, mod, inv, a, b):
     assert keep in (0, M32)
     return value(t[:N] if keep else d)
 
+def split_rows(B, N, mod, inv, products):
+    """The split form's rows (Field::mul and mul_sub with FP_SPLIT): products(i) lists the (a, b_i) of row i, the
+    first by split_row, any further by split_acc, then split_reduce; the arrays trade places each row."""
+    pl = limbs(mod, N)
+    x, y = [0] * N, [0] * N
+    for i in range(N):
+        prods = products(i)
+        a, b = prods[0]
+        ops = run(B["split_row"], x + y + limbs(a, N) + [b])
+        x, y = ops[:N], ops[N:2 * N]
+        for a, b in prods[1:]:
+            ops = run(B["split_acc"], x + y + limbs(a, N) + [b])
+            x, y = ops[:N], ops[N:2 * N]
+        m = (y[0] * inv) & M32
+        ops = run(B["split_reduce"], x + y + [m] + pl)
+        x, y = ops[:N], ops[N:2 * N]
+        assert y[0] == 0
+        x, y = y, x  # the next row: this row's even array, reduced, is the one it moves down
+    return value(run(B["split_merge"], [0] * N + y + x)[:N])
+
+def redc_split(B, N, mod, inv, t):
+    """Field::redc_split: N split_reduce_row rows on t (N limbs), merged: t·R^-1, below the modulus + 1."""
+    pl = limbs(mod, N)
+    x, y = [0] * N, limbs(t, N)
+    for i in range(N):
+        ops = run(B["split_reduce_row"], x + y + [0, inv] + pl)
+        x, y = ops[:N], ops[N:2 * N]
+        assert y[0] == 0
+        x, y = y, x
+    return value(run(B["split_merge"], [0] * N + y + x)[:N])
+
+def device_mul_split(B, N, mod, inv, a, b):
+    """Field::mul with FP_SPLIT: the split rows, then (a field that is not lazy) one conditional subtraction."""
+    bl = limbs(b, N)
+    t = split_rows(B, N, mod, inv, lambda i: [(a, bl[i])])
+    if N == 12: return t  # the lazy Fp keeps it below 2p
+    ops = run(B["sub_mod"], limbs(t, N) + [0] + limbs(mod, N))
+    return t if ops[N] else value(ops[:N])
+
 def device_from_mont(B, N, mod, inv, a):
     """Field::from_mont's device rows: t starts as a, N reduction rows, one conditional subtraction."""
     pl = limbs(mod, N)
@@ -89,17 +134,35 @@ def device_from_mont(B, N, mod, inv, a):
     d, keep = ops[:N], ops[N]
     return value(t[:N] if keep else d)
 
+def device_from_mont_split(B, N, mod, inv, a):
+    """Field::from_mont with FP_SPLIT: redc_split, then one conditional subtraction."""
+    t = redc_split(B, N, mod, inv, a)
+    assert t <= mod
+    ops = run(B["sub_mod"], limbs(t, N) + [0] + limbs(mod, N))
+    return t if ops[N] else value(ops[:N])
+
 def check_from_mont(N, mod, trials):
-    """from_mont on inputs below the modulus (and, for a lazy Fp, below 2p): a·R^-1, canonical."""
+    """from_mont (both device forms) on inputs below the modulus (and, for a lazy Fp, below 2p): a·R^-1, canonical;
+    the split reduction also on any N-limb input (sqr_sym reduces a square's low half), below the modulus + 1."""
     B = blocks(N)
     inv = (-pow(mod, -1, 1 << 32)) % (1 << 32)
     Rinv = pow(1 << (32 * N), -1, mod)
     top = 2 * mod if N == 12 else mod
     rnd = random.Random(777 + N)
     xs = [0, 1, 2, mod - 1, mod - 2, top - 1] + [rnd.randrange(top) for _ in range(trials)]
-    bad = sum(1 for x in xs if device_from_mont(B, N, mod, inv, x) != x * Rinv % mod)
-    print("from_mont N=%d: %d inputs, %d wrong" % (N, len(xs), bad))
-    return bad
+    bad = 0
+    for form, f in (("shifted", device_from_mont), ("split", device_from_mont_split)):
+        wrong = sum(1 for x in xs if f(B, N, mod, inv, x) != x * Rinv % mod)
+        print("from_mont N=%d (%s): %d inputs, %d wrong" % (N, form, len(xs), wrong))
+        bad += wrong
+    ts = [0, 1, (1 << (32 * N)) - 1] + [rnd.getrandbits(32 * N) for _ in range(trials)]
+    wrong = 0
+    for t in ts:
+        r = redc_split(B, N, mod, inv, t)
+        if r % mod != t * Rinv % mod or r > mod:
+            wrong += 1
+    print("redc_split N=%d: %d inputs below 2^%d, %d wrong or above the modulus" % (N, len(ts), 32 * N, wrong))
+    return bad + wrong
 
 def device_add(B, N, bound, a, b):
     """Field::add on the device: t = a + b (add_n), then t - bound (sub_n) unless that wraps."""
@@ -131,10 +194,19 @@ def check_add_sub(N, mod, bound, trials):
     print("add/sub N=%d: %d pairs below %s, %d wrong or not below it" % (N, len(pairs), "2p" if bound > mod else "the modulus", bad))
     return bad
 
+def lazy_neg(mod, d):
+    """Field::neg of a lazy value d in [0, 2p): 2p - d, 0 where d is 0, p where d is p (sub(0, p) adds 2p back)."""
+    e = (2 * mod - d) if d % mod else 0
+    return mod if d == mod else e
+
+def device_mul_sub_split(B, N, mod, inv, a, b, c, d):
+    """Field::mul_sub with FP_SPLIT: rows of a·b_i and c·e_i for e = neg(d), one reduction each, no subtraction."""
+    bl, el = limbs(b, N), limbs(lazy_neg(mod, d), N)
+    return split_rows(B, N, mod, inv, lambda i: [(a, bl[i]), (c, el[i])])
+
 def device_mul_sub(B, N, mod, inv, a, b, c, d):
     """Field::mul_sub's device rows: a·b + c·(2p - d) (d's lazy negation), one reduction row per limb, no subtraction."""
-    e = (2 * mod - d) if d % mod else 0  # Field::neg of a value in [0, 2p): 2p - d, or 0 where d is 0 or p
-    if d == mod: e = mod  # sub(0, p) borrows and adds 2p back: p
+    e = lazy_neg(mod, d)
     al, bl, cl, el, pl = limbs(a, N), limbs(b, N), limbs(c, N), limbs(e, N), limbs(mod, N)
     t = [0] * (N + 1)
     for i in range(N):
@@ -160,13 +232,17 @@ def check_mul_sub(mod, trials):
     quads += [tuple(rnd.randrange(2 * mod) for _ in range(4)) for _ in range(trials)]
     quads += [tuple(rnd.choice([2 * mod - 1, mod, rnd.randrange(2 * mod)]) for _ in range(4)) for _ in range(trials // 10)]
     bad = 0
-    for a, b, c, d in quads:
-        got = device_mul_sub(B, N, mod, inv, a, b, c, d)
-        if got % mod != (a * b - c * d) * Rinv % mod or got >= 2 * mod:
-            bad += 1
-            if bad < 5: print("MISMATCH mul_sub a=%x b=%x c=%x d=%x got=%x" % (a, b, c, d, got))
-    print("mul_sub N=12: %d inputs in [0, 2p), %d wrong or not below 2p, instrs/row %d" % (
-        len(quads), bad, len(B["mul_row"]) + len(B["mul_row_acc"]) + len(B["reduce_row"])))
+    for form, f in (("shifted", device_mul_sub), ("split", device_mul_sub_split)):
+        wrong = 0
+        for a, b, c, d in quads:
+            got = f(B, N, mod, inv, a, b, c, d)
+            if got % mod != (a * b - c * d) * Rinv % mod or got >= 2 * mod:
+                wrong += 1
+                if wrong < 5: print("MISMATCH mul_sub (%s) a=%x b=%x c=%x d=%x got=%x" % (form, a, b, c, d, got))
+        rows = ("mul_row", "mul_row_acc", "reduce_row") if form == "shifted" else ("split_row", "split_acc", "split_reduce")
+        print("mul_sub N=12 (%s): %d inputs in [0, 2p), %d wrong or not below 2p, instrs/row %d" % (
+            form, len(quads), wrong, sum(len(B[k]) for k in rows)))
+        bad += wrong
     return bad
 
 def check(N, mod, trials):
@@ -190,9 +266,23 @@ def check(N, mod, trials):
         if got != want:
             bad += 1
             if bad < 5: print("MISMATCH N=%d a=%x b=%x got=%x want=%x" % (N, x, y, got, want))
-    print("N=%d: %d products, %d mismatches, INV=%#x, instrs/row mul=%d reduce=%d, sub=%d" % (
+    print("N=%d (shifted): %d products, %d mismatches, INV=%#x, instrs/row mul=%d reduce=%d, sub=%d" % (
         N, len(pairs), bad, inv, len(B["mul_row"]), len(B["reduce_row"]), len(B["sub_mod"])))
-    return bad
+    # the split form; the lazy Fp also on operands up to 2p, where its result must stay below 2p unsubtracted
+    top = 2 * mod if N == 12 else mod
+    if N == 12:
+        pairs += [(x, y) for x in (mod, mod + 1, 2 * mod - 1, 2 * mod - 2) for y in edge + [mod, 2 * mod - 1]]
+        pairs += [(rnd.randrange(top), rnd.randrange(top)) for _ in range(trials)]
+    wrong = 0
+    for x, y in pairs:
+        got = device_mul_split(B, N, mod, inv, x, y)
+        if got % mod != x * y * Rinv % mod or got >= top or (N != 12 and got >= mod):
+            wrong += 1
+            if wrong < 5: print("MISMATCH split N=%d a=%x b=%x got=%x" % (N, x, y, got))
+    print("N=%d (split): %d products (operands below %s), %d wrong or not below it, instrs/row %d + %d, merge %d" % (
+        N, len(pairs), "2p" if N == 12 else "the modulus", wrong, len(B["split_row"]), len(B["split_reduce"]),
+        len(B["split_merge"])))
+    return bad + wrong
 
 if __name__ == "__main__":
     r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001

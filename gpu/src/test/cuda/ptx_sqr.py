@@ -1,7 +1,8 @@
 """Generates the PTX of FieldAsm<12>::sqr_wide (Field<P>::sqr_sym on the device) and checks it.
 
 Run without arguments: checks that field.cuh holds exactly the generated text, then simulates the chains
-(ptx_model.run) followed by the Montgomery reduction rows of field.cuh and the fold of the high half (add_n) on
+(ptx_model.run) followed by the Montgomery reduction rows of field.cuh (both device forms: the shifted rows and the
+split ones, FP_SPLIT) and the fold of the high half (add_n) on
 random and edge inputs in [0, 2p) against Python integers: a^2·R^-1 = result (mod p) with the result below 2p. With --print it prints the C++ to paste.
 """
 import os, random, sys
@@ -57,6 +58,13 @@ def lines(ins):
     return ["%s %s" % (i[0], ", ".join(fmt(x) for x in i[1:])) for i in ins]
 
 
+def device_sqr_split(B, mod, inv, a):
+    """sqr_sym with FP_SPLIT: the wide square, its low half reduced by redc_split, the high half added (add_n)."""
+    T = ptx_model.run(lines(sqr_wide(N)), [0] * (2 * N) + ptx_model.limbs(a, N))[:2 * N]
+    t = ptx_model.redc_split(B, N, mod, inv, ptx_model.value(T[:N]))
+    return ptx_model.value(ptx_model.run(B["add_n"], [0] * N + ptx_model.limbs(t, N) + T[N:])[:N])
+
+
 def device_sqr(B, mod, inv, a):
     al, pl = ptx_model.limbs(a, N), ptx_model.limbs(mod, N)
     T = ptx_model.run(lines(sqr_wide(N)), [0] * (2 * N) + al)[:2 * N]
@@ -91,14 +99,18 @@ def main():
     xs += [rnd.randrange(2 * p) for _ in range(3000)]
     xs += [ptx_model.value([rnd.choice([0, M32, rnd.getrandbits(32)]) for _ in range(N)]) % (2 * p) for _ in range(300)]
     bad = 0
-    for x in xs:
-        got = device_sqr(B, p, inv, x)
-        if got % p != x * x * Rinv % p or got >= 2 * p:
-            bad += 1
-            if bad < 5:
-                print("MISMATCH a=%x got=%x" % (x, got))
-    print("sqr_wide + reduce + add_n: %d inputs in [0, 2p), %d mismatches, %d instructions wide, %d dropped carries"
-          % (len(xs), bad, len(sqr_wide(N)), ptx_model.lost["count"]))
+    for form, f in (("shifted rows", device_sqr), ("split rows", device_sqr_split)):
+        wrong = 0
+        for x in xs:
+            got = f(B, p, inv, x)
+            if got % p != x * x * Rinv % p or got >= 2 * p:
+                wrong += 1
+                if wrong < 5:
+                    print("MISMATCH (%s) a=%x got=%x" % (form, x, got))
+        print("sqr_wide + reduce (%s) + add_n: %d inputs in [0, 2p), %d mismatches, %d instructions wide" % (
+            form, len(xs), wrong, len(sqr_wide(N))))
+        bad += wrong
+    print("dropped carries: %d" % ptx_model.lost["count"])
     return 1 if bad or ptx_model.lost["count"] else 0
 
 
