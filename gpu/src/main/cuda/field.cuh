@@ -886,7 +886,7 @@ struct Field {
 #ifdef __CUDA_ARCH__
 #if FP_SPLIT
     return subtract_once(redc_split(a.v));  // (a + m·modulus) / R < 2·modulus: one conditional subtraction
-#endif
+#else
     uint32_t t[N + 1];
 #pragma unroll
     for (int i = 0; i < N; i++) t[i] = a.v[i];
@@ -899,6 +899,7 @@ struct Field {
 #pragma unroll
     for (int i = 0; i < N; i++) r.v[i] = t[i];
     return subtract_once(r);
+#endif
 #else
     Field u = zero();
     u.v[0] = 1;

@@ -815,11 +815,12 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
   msm_pairs_back_at<A, SYM>(warp, lane, bases, n, table, entries, offs, keys, q, level, src, dst, batch, positions, inv);
 }
 
-// at most 128 registers for G1 (4 blocks of 128 per SM): 166 otherwise, and fewer warps in flight cost 5% (gpu/NOTES.md,
-// run 7); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=3: 168 registers; 5: 102).
+// at most 168 registers for G1 (3 blocks of 128 per SM): with products in the split form (field.cuh, FP_SPLIT) the
+// mixed addition spills ~700 B at 128 registers and none at 168, and 3 blocks are 5% faster than 4 (gpu/NOTES.md, run
+// 62); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=4: 128 registers; 5: 102).
 // G2's addition holds twice the state: 2 blocks (up to 255 registers; it takes them all and spills a little).
 #ifndef MSM_ACCUMULATE_BLOCKS
-#define MSM_ACCUMULATE_BLOCKS 4
+#define MSM_ACCUMULATE_BLOCKS 3
 #endif
 #ifndef MSM_ACCUMULATE_BLOCKS_G2
 #define MSM_ACCUMULATE_BLOCKS_G2 2
