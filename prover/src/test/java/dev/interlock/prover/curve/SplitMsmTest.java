@@ -91,6 +91,34 @@ class SplitMsmTest {
   }
 
   @Test
+  void partsOverSeveralChunksListEveryOneAndFullScalarInOrder() {
+    for (int n : new int[] {SplitMsm.PARTS_CHUNK - 1, SplitMsm.PARTS_CHUNK, 3 * SplitMsm.PARTS_CHUNK + 5}) {
+      long[] s = new long[Scalars.LIMBS * n];
+      for (int i = 0; i < n; i++) {
+        int kind = rnd.nextInt(n > SplitMsm.PARTS_CHUNK && i / SplitMsm.PARTS_CHUNK == 1 ? 1 : 3); // chunk 1: all zero
+        if (kind == 1) {
+          s[Scalars.LIMBS * i] = 1;
+        } else if (kind == 2) {
+          s[Scalars.LIMBS * i + rnd.nextInt(Scalars.LIMBS)] = 2 + rnd.nextInt(1000);
+        }
+      }
+      List<Integer> ones = new ArrayList<>();
+      List<Integer> full = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int c = SplitMsm.classify(s, i);
+        if (c == SplitMsm.ONE) {
+          ones.add(i);
+        } else if (c == SplitMsm.FULL) {
+          full.add(i);
+        }
+      }
+      SplitMsm.Parts p = SplitMsm.parts(s, n);
+      assertThat(p.ones()).as("ones, n=%d", n).containsExactly(ones.stream().mapToInt(Integer::intValue).toArray());
+      assertThat(p.full()).as("full, n=%d", n).containsExactly(full.stream().mapToInt(Integer::intValue).toArray());
+    }
+  }
+
+  @Test
   void randomMixesEqualThePlainMsm() {
     for (int n : new int[] {1, 2, 3, 7, 64, 300, 1000}) {
       for (double full : new double[] {0.01, 0.1, 0.5}) {
