@@ -130,7 +130,10 @@ public final class GpuBench {
         }
       }
     }
-    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + tables, new KernelScratch(o.to, 1 << o.to, 1))) {
+    // the budget: the bases and scalars msm() allocates (96 + 32 bytes a point: 2 GiB at 2^24, 8 at 2^26), the largest
+    // table with its plan's scratch, and 4 GiB for the rest (the NTT's and the copy test's buffers)
+    long inputs = (1L << o.to) * (96 + 32);
+    try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + inputs + tables, new KernelScratch(o.to, 1 << o.to, 1))) {
       System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
           gpu.scratchDescription());
       SplittableRandom rng = new SplittableRandom(o.seed);
