@@ -482,6 +482,7 @@ struct FieldAsm<12> {
 template <class P>
 struct Field {
   static constexpr int N = P::N;
+  static_assert(N % 2 == 0, "the split form's rows go in pairs, and its chains in limb pairs: N must be even");
   uint32_t v[N];
 
   HD static Field zero() {

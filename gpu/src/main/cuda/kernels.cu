@@ -816,7 +816,7 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
 }
 
 // at most 168 registers for G1 (3 blocks of 128 per SM): with products in the split form (field.cuh, FP_SPLIT) the
-// mixed addition spills ~700 B at 128 registers and none at 168, and 3 blocks are 5% faster than 4 (gpu/NOTES.md, run
+// mixed addition spills ~700 B at 128 registers and 8 B at 168, and 3 blocks are 5% faster than 4 (gpu/NOTES.md, run
 // 62); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=4: 128 registers; 5: 102).
 // G2's addition holds twice the state: 2 blocks (up to 255 registers; it takes them all and spills a little).
 #ifndef MSM_ACCUMULATE_BLOCKS

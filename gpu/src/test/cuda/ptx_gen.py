@@ -78,7 +78,9 @@ def split_reduce_row(N):
     # operands: x, y as split_row, m = %2N (scratch out), inv = %(2N+1), p = %(2N+2)..%(3N+1): a reduction row alone
     # (sqr_sym, from_mont): the total moved down a limb as in split_row, m = y0·inv in the same block (mul.lo leaves
     # the carry flag as it is, which the odd chain then takes), x += m·(odd limbs of p) while it moves down, y += the
-    # even ones
+    # even ones. m is written before inv and p are read: GCC's rules would ask for an early-clobber "=&r", but nvcc
+    # gives every operand of an asm statement its own PTX virtual register (the committed PTX shows m's), so "=r" is
+    # safe here
     x = lambda k: k
     y = lambda k: N + k
     M = lambda j: 2 * N

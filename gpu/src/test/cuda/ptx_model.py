@@ -82,6 +82,33 @@ def device_mul(B, N, mod, inv, a, b):
     assert keep in (0, M32)
     return value(t[:N] if keep else d)
 
+# The split form's call sequences in field.cuh that split_rows and redc_split mirror (the chains are parsed from the
+# file; the order of the calls is not, so it is compared here as text: a change there must be made here too)
+SPLIT_CALLS = {
+    "mul": ["split_row(x, y, a.v, b.v[i])", "split_reduce<P>(x, y, y[0] * P::INV)", "split_row(y, x, a.v, b.v[i + 1])",
+            "split_reduce<P>(y, x, x[0] * P::INV)", "split_merge(r.v, y, x)"],
+    "mul_sub": ["split_row(x, y, a.v, b.v[i])", "split_acc(x, y, c.v, e.v[i])", "split_reduce<P>(x, y, y[0] * P::INV)",
+                "split_row(y, x, a.v, b.v[i + 1])", "split_acc(y, x, c.v, e.v[i + 1])",
+                "split_reduce<P>(y, x, x[0] * P::INV)", "split_merge(r.v, y, x)"],
+    "redc_split": ["split_reduce_row<P>(x, y)", "split_reduce_row<P>(y, x)", "split_merge(r.v, y, x)"],
+}
+
+def split_calls(function):
+    """The FieldAsm split_* calls of a Field member in field.cuh, in order, as written (template keyword dropped)."""
+    body = SRC[SRC.index(" " + function + "(const "):]
+    body = body[:body.index("\n  }\n")]
+    return [c.replace("template ", "") for c in re.findall(r"FieldAsm<N>::((?:template )?split_\w+(?:<P>)?\([^;]*\));", body)]
+
+def check_split_calls():
+    bad = 0
+    for function, want in SPLIT_CALLS.items():
+        got = split_calls(function)
+        if got != want:
+            bad += 1
+            print("field.cuh's %s calls %s, which this model does not mirror (it expects %s)" % (function, got, want))
+    print("split call sequences of mul, mul_sub, redc_split: %s" % ("as mirrored" if not bad else "CHANGED"))
+    return bad
+
 def split_rows(B, N, mod, inv, products):
     """The split form's rows (Field::mul and mul_sub with FP_SPLIT): products(i) lists the (a, b_i) of row i, the
     first by split_row, any further by split_acc, then split_reduce; the arrays trade places each row."""
@@ -288,7 +315,8 @@ if __name__ == "__main__":
     r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
     p = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    bad = check(8, r, n) + check(12, p, n) + check_mul_sub(p, n) + check_from_mont(8, r, n) + check_from_mont(12, p, n)
+    bad = check_split_calls()
+    bad += check(8, r, n) + check(12, p, n) + check_mul_sub(p, n) + check_from_mont(8, r, n) + check_from_mont(12, p, n)
     bad += check_add_sub(8, r, r, n) + check_add_sub(12, p, 2 * p, n)
     print("carries dropped by non-.cc instructions:", lost["count"])
     sys.exit(1 if bad or lost["count"] else 0)
