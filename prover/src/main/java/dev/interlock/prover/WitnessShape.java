@@ -33,7 +33,7 @@ public record WitnessShape(Kind kind, int fullScalarsPpm) {
    * The default share of full-width values in a Filecoin-like witness, 1%. An assumption, not a published figure: cuzk
    * spends ~0.5 s in b_g2_msm (the tail MSM of its 0/1 split, on the host's cores) per PoRep partition of ~130M
    * constraints, and a G2 MSM of 2^20 points takes ~3.3-3.6 s on 16 cores here, so its tail holds ~1.5·10^5 points
-   * (about 0.1%) at this host's rate, more on a slower host: a tenth of a percent to about one percent.
+   * (about 0.1%) at this host's rate, and more if cuzk's host is faster: the default takes the upper end.
    */
   public static final int DEFAULT_FILECOIN_FULL_PPM = 10_000;
 

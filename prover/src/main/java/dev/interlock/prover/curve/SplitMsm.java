@@ -37,21 +37,29 @@ final class SplitMsm {
   /** The indices of the ones and of the full-width scalars, each in increasing order. */
   record Parts(int[] ones, int[] full) {}
 
+  /** Scalars per task of {@link #parts}: below it one thread classifies. */
+  static final int PARTS_CHUNK = 1 << 14;
+
   /**
-   * The first n scalars' parts, classified in chunks of {@link #PARTS_CHUNK} on the common pool (a 2^20 witness takes
-   * ~9 ms on one core, inside b_g2_msm's time): each chunk counts its ones and full scalars, then writes them from its
-   * offsets, so both lists stay in increasing order.
+   * The first n scalars' parts, classified in chunks on the common pool.
+   *
+   * <p>Why in chunks: a 2^20 witness takes ~9 ms on one core, inside b_g2_msm's time. Each chunk classifies its
+   * scalars and counts them, then writes its ones and full scalars from the offsets the counts give, so both lists
+   * stay in increasing order.
    */
   static Parts parts(long[] scalars, int n) {
     int chunks = (n + PARTS_CHUNK - 1) / PARTS_CHUNK;
+    byte[] kind = new byte[n];
     int[] onesIn = new int[chunks];
     int[] fullIn = new int[chunks];
     chunkRange(chunks).forEach(c -> {
       for (int i = c * PARTS_CHUNK, end = Math.min(n, i + PARTS_CHUNK); i < end; i++) {
-        switch (classify(scalars, i)) {
-          case ONE -> onesIn[c]++;
-          case FULL -> fullIn[c]++;
-          default -> { }
+        int k = classify(scalars, i);
+        kind[i] = (byte) k;
+        if (k == ONE) {
+          onesIn[c]++;
+        } else if (k == FULL) {
+          fullIn[c]++;
         }
       }
     });
@@ -67,18 +75,15 @@ final class SplitMsm {
       int o = onesAt[c];
       int f = fullAt[c];
       for (int i = c * PARTS_CHUNK, end = Math.min(n, i + PARTS_CHUNK); i < end; i++) {
-        switch (classify(scalars, i)) {
-          case ONE -> ones[o++] = i;
-          case FULL -> full[f++] = i;
-          default -> { }
+        if (kind[i] == ONE) {
+          ones[o++] = i;
+        } else if (kind[i] == FULL) {
+          full[f++] = i;
         }
       }
     });
     return new Parts(ones, full);
   }
-
-  /** Scalars per task of {@link #parts}: below it one thread classifies. */
-  static final int PARTS_CHUNK = 1 << 14;
 
   private static IntStream chunkRange(int chunks) {
     IntStream r = IntStream.range(0, chunks);
