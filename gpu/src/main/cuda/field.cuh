@@ -616,19 +616,7 @@ struct Field {
     // shifted t in N; the one conditional subtraction at the end leaves it fully reduced, and a lazy field skips it
     // (t < 2·modulus already)
 #if FP_SPLIT
-    // the running total in the split form (FieldAsm::split_row): rows alternate which array holds the even limbs
-    uint32_t x[N], y[N];
-#pragma unroll
-    for (int i = 0; i < N; i++) x[i] = y[i] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i += 2) {
-      FieldAsm<N>::split_row(x, y, a.v, b.v[i]);
-      FieldAsm<N>::template split_reduce<P>(x, y, y[0] * P::INV);
-      FieldAsm<N>::split_row(y, x, a.v, b.v[i + 1]);
-      FieldAsm<N>::template split_reduce<P>(y, x, x[0] * P::INV);
-    }
-    Field r;
-    FieldAsm<N>::split_merge(r.v, y, x);
+    Field r = mul_split<false>(a, b, a, b);
 #else
     uint32_t t[N + 1];
 #pragma unroll
@@ -682,20 +670,7 @@ struct Field {
       Field e = neg(d);
 #ifdef __CUDA_ARCH__
 #if FP_SPLIT
-      uint32_t x[N], y[N];  // as in mul, with c·e_i added in each row before its reduction
-#pragma unroll
-      for (int i = 0; i < N; i++) x[i] = y[i] = 0;
-#pragma unroll
-      for (int i = 0; i < N; i += 2) {
-        FieldAsm<N>::split_row(x, y, a.v, b.v[i]);
-        FieldAsm<N>::split_acc(x, y, c.v, e.v[i]);
-        FieldAsm<N>::template split_reduce<P>(x, y, y[0] * P::INV);
-        FieldAsm<N>::split_row(y, x, a.v, b.v[i + 1]);
-        FieldAsm<N>::split_acc(y, x, c.v, e.v[i + 1]);
-        FieldAsm<N>::template split_reduce<P>(y, x, x[0] * P::INV);
-      }
-      Field r;
-      FieldAsm<N>::split_merge(r.v, y, x);
+      Field r = mul_split<true>(a, b, c, e);
 #else
       uint32_t t[N + 1];
 #pragma unroll
@@ -734,6 +709,30 @@ struct Field {
 #pragma unroll
     for (int j = 0; j < N; j++) t[j] = t[j + 1];
     t[N] = 0;
+  }
+
+  /**
+   * (a·b + c·e)·R^-1 on the device in the split form, or a·b·R^-1 without SECOND (c and e unused): each row adds a·b_i
+   * (FieldAsm::split_row), then c·e_i (split_acc), then one reduction (split_reduce), and the two arrays trade places
+   * for the next row; split_merge gives the N limbs. The total is mul's or mul_sub's at every row, so their bounds hold.
+   */
+  template <bool SECOND>
+  __device__ __forceinline__ static Field mul_split(const Field& a, const Field& b, const Field& c, const Field& e) {
+    uint32_t x[N], y[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) x[i] = y[i] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      FieldAsm<N>::split_row(x, y, a.v, b.v[i]);
+      if constexpr (SECOND) FieldAsm<N>::split_acc(x, y, c.v, e.v[i]);
+      FieldAsm<N>::template split_reduce<P>(x, y, y[0] * P::INV);
+      FieldAsm<N>::split_row(y, x, a.v, b.v[i + 1]);
+      if constexpr (SECOND) FieldAsm<N>::split_acc(y, x, c.v, e.v[i + 1]);
+      FieldAsm<N>::template split_reduce<P>(y, x, x[0] * P::INV);
+    }
+    Field r;
+    FieldAsm<N>::split_merge(r.v, y, x);
+    return r;
   }
 
   /**

@@ -85,19 +85,22 @@ def device_mul(B, N, mod, inv, a, b):
 # The split form's call sequences in field.cuh that split_rows and redc_split mirror (the chains are parsed from the
 # file; the order of the calls is not, so it is compared here as text: a change there must be made here too)
 SPLIT_CALLS = {
-    "mul": ["split_row(x, y, a.v, b.v[i])", "split_reduce<P>(x, y, y[0] * P::INV)", "split_row(y, x, a.v, b.v[i + 1])",
-            "split_reduce<P>(y, x, x[0] * P::INV)", "split_merge(r.v, y, x)"],
-    "mul_sub": ["split_row(x, y, a.v, b.v[i])", "split_acc(x, y, c.v, e.v[i])", "split_reduce<P>(x, y, y[0] * P::INV)",
-                "split_row(y, x, a.v, b.v[i + 1])", "split_acc(y, x, c.v, e.v[i + 1])",
-                "split_reduce<P>(y, x, x[0] * P::INV)", "split_merge(r.v, y, x)"],
+    # mul_split's split_acc calls run only with SECOND, which mul_sub passes and mul does not (MUL_SPLIT_USE)
+    "mul_split": ["split_row(x, y, a.v, b.v[i])", "split_acc(x, y, c.v, e.v[i])", "split_reduce<P>(x, y, y[0] * P::INV)",
+                  "split_row(y, x, a.v, b.v[i + 1])", "split_acc(y, x, c.v, e.v[i + 1])",
+                  "split_reduce<P>(y, x, x[0] * P::INV)", "split_merge(r.v, y, x)"],
     "redc_split": ["split_reduce_row<P>(x, y)", "split_reduce_row<P>(y, x)", "split_merge(r.v, y, x)"],
 }
+MUL_SPLIT_USE = {"mul": "mul_split<false>(a, b, a, b)", "mul_sub": "mul_split<true>(a, b, c, e)"}
 
 def split_calls(function):
     """The FieldAsm split_* calls of a Field member in field.cuh, in order, as written (template keyword dropped)."""
-    body = SRC[SRC.index(" " + function + "(const "):]
-    body = body[:body.index("\n  }\n")]
+    body = function_body(function)
     return [c.replace("template ", "") for c in re.findall(r"FieldAsm<N>::((?:template )?split_\w+(?:<P>)?\([^;]*\));", body)]
+
+def function_body(function):
+    body = SRC[SRC.index(" " + function + "(const "):]
+    return body[:body.index("\n  }\n")]
 
 def check_split_calls():
     bad = 0
@@ -106,7 +109,11 @@ def check_split_calls():
         if got != want:
             bad += 1
             print("field.cuh's %s calls %s, which this model does not mirror (it expects %s)" % (function, got, want))
-    print("split call sequences of mul, mul_sub, redc_split: %s" % ("as mirrored" if not bad else "CHANGED"))
+    for function, call in MUL_SPLIT_USE.items():
+        if call not in function_body(function):
+            bad += 1
+            print("field.cuh's %s does not call %s, as this model expects" % (function, call))
+    print("split call sequences of mul_split (from mul, mul_sub) and redc_split: %s" % ("as mirrored" if not bad else "CHANGED"))
     return bad
 
 def split_rows(B, N, mod, inv, products):
