@@ -815,12 +815,19 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
   msm_pairs_back_at<A, SYM>(warp, lane, bases, n, table, entries, offs, keys, q, level, src, dst, batch, positions, inv);
 }
 
-// at most 168 registers for G1 (3 blocks of 128 per SM): with products in the split form (field.cuh, FP_SPLIT) the
-// mixed addition spills ~700 B at 128 registers and 8 B at 168, and 3 blocks are 5% faster than 4 (gpu/NOTES.md, run
-// 62); MSM_ACCUMULATE_BLOCKS lets a benchmark build other caps (-DMSM_ACCUMULATE_BLOCKS=4: 128 registers; 5: 102).
-// G2's addition holds twice the state: 2 blocks (up to 255 registers; it takes them all and spills a little).
+// G1's accumulation runs one block of 384 threads per SM, at most 168 registers a thread: with products in the split
+// form (field.cuh, FP_SPLIT) the mixed addition spills ~700 B at 128 registers and 8 B at 168. Its time is the multiply
+// pipe's (gpu/src/test/cuda/mul_rate.cu: Fp products reach the pipe's rate from 2 warps a scheduler), and 12 warps an SM
+// in one block keep the SM's 4 schedulers equally busy where 3 blocks of 128 did not: 3 blocks of 128 ran Fp products
+// at 85% of the rate one block of 384 did, and the accumulation at 2^24 took 88.0 ms against 76.0 (gpu/NOTES.md, runs
+// 70-71). Kernels launches each accumulation kernel in blocks of its launch bounds' threads, so a benchmark may build
+// other shapes (-DMSM_ACCUMULATE_THREADS=256 -DMSM_ACCUMULATE_BLOCKS=1: up to 255 registers, 2 warps a scheduler).
+// G2's addition holds twice the state: 2 blocks of 128 (up to 255 registers; it takes them all and spills a little).
+#ifndef MSM_ACCUMULATE_THREADS
+#define MSM_ACCUMULATE_THREADS 384
+#endif
 #ifndef MSM_ACCUMULATE_BLOCKS
-#define MSM_ACCUMULATE_BLOCKS 3
+#define MSM_ACCUMULATE_BLOCKS 1
 #endif
 #ifndef MSM_ACCUMULATE_BLOCKS_G2
 #define MSM_ACCUMULATE_BLOCKS_G2 2
@@ -830,8 +837,8 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
  * The MSM kernels of one group, named with a suffix (none for G1, _g2 for G2): thin entry points over the per-thread
  * templates above, so that both groups run one implementation. Kernels.java documents their parameters.
  */
-#define MSM_GROUP_KERNELS(SUFFIX, P, BLOCKS)                                                                              \
-  extern "C" __global__ void __launch_bounds__(128, BLOCKS)                                                             \
+#define MSM_GROUP_KERNELS(SUFFIX, P, THREADS, BLOCKS)                                                                     \
+  extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)                                                         \
       msm_accumulate##SUFFIX(const P::Aff* bases, uint32_t n, const P::Aff* table, const uint32_t* entries,             \
                              const uint32_t* offs, uint32_t keys, uint32_t min_len, uint32_t threads, P* buckets,       \
                              uint32_t* slot_keys, P* slot_vals) {                                                       \
@@ -861,11 +868,11 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
     msm_reduce_windows_block<P>(segs, m, out);                                                                          \
   }
 
-MSM_GROUP_KERNELS(, G1Xyzz, MSM_ACCUMULATE_BLOCKS)
-MSM_GROUP_KERNELS(_g2, G2Xyzz, MSM_ACCUMULATE_BLOCKS_G2)
+MSM_GROUP_KERNELS(, G1Xyzz, MSM_ACCUMULATE_THREADS, MSM_ACCUMULATE_BLOCKS)
+MSM_GROUP_KERNELS(_g2, G2Xyzz, 128, MSM_ACCUMULATE_BLOCKS_G2)
 
 /** G1's msm_accumulate with PP and R^2 squared by Fp::sqr_sym (the accumulation variant MsmPlan.Accumulation.XYZZ_SQR). */
-extern "C" __global__ void __launch_bounds__(128, MSM_ACCUMULATE_BLOCKS)
+extern "C" __global__ void __launch_bounds__(MSM_ACCUMULATE_THREADS, MSM_ACCUMULATE_BLOCKS)
     msm_accumulate_sqr(const G1Affine* bases, uint32_t n, const G1Affine* table, const uint32_t* entries,
                        const uint32_t* offs, uint32_t keys, uint32_t min_len, uint32_t threads, G1Xyzz* buckets,
                        uint32_t* slot_keys, G1Xyzz* slot_vals) {

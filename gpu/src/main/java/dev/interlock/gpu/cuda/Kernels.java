@@ -80,6 +80,8 @@ final class Kernels {
   private final DeviceCallLog log;
   /** Threads of one resident wave of each accumulation kernel on this device ({@link #accumulateThreads}). */
   private final Map<CUfunction, Integer> waves = new IdentityHashMap<>();
+  /** Threads a block of each accumulation kernel: the most its {@code __launch_bounds__} allow (kernels.cu). */
+  private final Map<CUfunction, Integer> blockThreads = new IdentityHashMap<>();
   /** Each function's name, as the log names its launches (CUPTI names them so too). */
   private final Map<CUfunction, String> names = new IdentityHashMap<>();
 
@@ -126,10 +128,14 @@ final class Kernels {
     get(module, fpMul, "fp_mul_vec");
     for (CUfunction f : new CUfunction[] {groupKernels.get(MsmGroup.G1).accumulate, groupKernels.get(MsmGroup.G2).accumulate,
         accumulateSqr}) {
+      int[] block = new int[1];
+      CudaDevice.check(cuFuncGetAttribute(block, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f),
+          "cuFuncGetAttribute(" + names.get(f) + ")");
       int[] blocks = new int[1];
-      CudaDevice.check(cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, 128, 0),
+      CudaDevice.check(cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, f, block[0], 0),
           "cuOccupancyMaxActiveBlocksPerMultiprocessor(" + names.get(f) + ")");
-      waves.put(f, Math.max(1, multiprocessors * blocks[0]) * 128);
+      blockThreads.put(f, block[0]);
+      waves.put(f, Math.max(1, multiprocessors * blocks[0]) * block[0]);
     }
   }
 
@@ -307,6 +313,7 @@ final class Kernels {
     CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
     CUfunction accumulate = p.accumulation() == MsmPlan.Accumulation.XYZZ ? g.accumulate : accumulateSqr;
     int threads = accumulateThreads(accumulate, p);
+    int block = blockThreads.get(accumulate);
     int minChunk = WAVE ? MsmPlan.MIN_CHUNK : p.chunk();
     if (p.accumulation() == MsmPlan.Accumulation.AFFINE) {
       CUdeviceptr reduced = scratch.withByteOffset(p.affinePointsAt());
@@ -314,10 +321,10 @@ final class Kernels {
       launch(affineOffsets, blocks(counters), THREADS, s, offsets, p.keys(), MsmPlan.AFFINE_LEVELS, cursors);
       phases.ended("pairs");
       // the reduced points themselves, sorted by key (no entries), run offsets in the cursors' place
-      launch(accumulate, (threads + 127) / 128, 128, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(), new CUdeviceptr(),
+      launch(accumulate, (threads + block - 1) / block, block, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(), new CUdeviceptr(),
           cursors, p.keys(), minChunk, threads, buckets, slotKeys[0], slotVals[0]);
     } else {
-      launch(accumulate, (threads + 127) / 128, 128, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(), minChunk,
+      launch(accumulate, (threads + block - 1) / block, block, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(), minChunk,
           threads, buckets, slotKeys[0], slotVals[0]);
     }
     phases.ended("accumulate");
@@ -361,7 +368,7 @@ final class Kernels {
   static final boolean WAVE = MsmSettings.wave();
 
   /**
-   * Accumulating threads for plan p: one wave of f (the device's SMs times f's resident blocks of 128 threads), at
+   * Accumulating threads for plan p: one wave of f (the device's SMs times f's resident blocks of its threads), at
    * most the plan's {@link MsmPlan#chunkThreads()}, which bounds its slot arrays.
    */
   int accumulateThreads(CUfunction f, MsmPlan p) {
