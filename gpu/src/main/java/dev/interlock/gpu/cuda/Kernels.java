@@ -82,6 +82,9 @@ final class Kernels {
   private final Map<CUfunction, Integer> waves = new IdentityHashMap<>();
   /** Threads a block of each accumulation kernel: the most its {@code __launch_bounds__} allow (kernels.cu). */
   private final Map<CUfunction, Integer> blockThreads = new IdentityHashMap<>();
+  /** A smaller launch's block of an accumulation kernel ({@link #accumulateBlock}). */
+  private static final int SMALL_BLOCK = 128;
+  private final int multiprocessors;
   /** Each function's name, as the log names its launches (CUPTI names them so too). */
   private final Map<CUfunction, String> names = new IdentityHashMap<>();
 
@@ -98,6 +101,7 @@ final class Kernels {
   private Kernels(CUmodule module, String image, DeviceCallLog log, int multiprocessors) {
     this.log = log;
     this.image = image;
+    this.multiprocessors = multiprocessors;
     get(module, twiddles, "ntt_twiddles");
     get(module, scalePowers, "fr_scale_powers");
     get(module, bitrev, "ntt_bitrev");
@@ -313,7 +317,7 @@ final class Kernels {
     CUdeviceptr tableOrNone = p.copies() > 1 ? table : new CUdeviceptr();
     CUfunction accumulate = p.accumulation() == MsmPlan.Accumulation.XYZZ ? g.accumulate : accumulateSqr;
     int threads = accumulateThreads(accumulate, p);
-    int block = blockThreads.get(accumulate);
+    int block = accumulateBlock(accumulate, threads);
     int minChunk = WAVE ? MsmPlan.MIN_CHUNK : p.chunk();
     if (p.accumulation() == MsmPlan.Accumulation.AFFINE) {
       CUdeviceptr reduced = scratch.withByteOffset(p.affinePointsAt());
@@ -366,6 +370,17 @@ final class Kernels {
    * entries each, sized for every digit being non-zero (the launch before gpu/NOTES.md run 51, kept for benchmarks).
    */
   static final boolean WAVE = MsmSettings.wave();
+
+  /**
+   * Threads a block of accumulation kernel f launched with `threads` threads: the block of its launch bounds (G1: 384,
+   * one an SM, which keeps the SM's 4 schedulers equally busy) where the launch gives every SM one, else blocks of
+   * {@value #SMALL_BLOCK}, which spread a smaller launch over more SMs (small MSMs took up to 20% longer in blocks of
+   * 384: gpu/NOTES.md, run 72).
+   */
+  int accumulateBlock(CUfunction f, int threads) {
+    int full = blockThreads.get(f);
+    return threads >= multiprocessors * full ? full : Math.min(full, SMALL_BLOCK);
+  }
 
   /**
    * Accumulating threads for plan p: one wave of f (the device's SMs times f's resident blocks of its threads), at
