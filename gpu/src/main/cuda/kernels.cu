@@ -817,11 +817,11 @@ __device__ void msm_pairs_block(const A* bases, uint32_t n, const A* table, cons
 
 // G1's accumulation runs one block of 384 threads per SM, at most 168 registers a thread: with products in the split
 // form (field.cuh, FP_SPLIT) the mixed addition spills ~700 B at 128 registers and 8 B at 168. Its time is the multiply
-// pipe's (gpu/src/test/cuda/mul_rate.cu: Fp products reach the pipe's rate from 2 warps a scheduler), and 12 warps an SM
-// in one block keep the SM's 4 schedulers equally busy where 3 blocks of 128 did not: 3 blocks of 128 ran Fp products
-// at 85% of the rate one block of 384 did, and the accumulation at 2^24 took 88.0 ms against 76.0 (gpu/NOTES.md, runs
-// 70-71). Kernels launches each accumulation kernel in blocks of its launch bounds' threads, so a benchmark may build
-// other shapes (-DMSM_ACCUMULATE_THREADS=256 -DMSM_ACCUMULATE_BLOCKS=1: up to 255 registers, 2 warps a scheduler).
+// pipe's (gpu/src/test/cuda/mul_rate.cu: Fp products reach ~95% of the pipe's rate from 2 warps a scheduler), and one
+// block of 384 ran them there where the same 12 warps an SM in 3 blocks of 128 reached 85% of that (which of the
+// schedulers' or the SMs' load was uneven was not measured); the accumulation at 2^24 took 76.0 ms against 88.0
+// (gpu/NOTES.md, runs 70-71). Kernels launches each accumulation kernel in blocks of its launch bounds' threads, so a
+// benchmark may build other shapes (-DMSM_ACCUMULATE_THREADS=256 -DMSM_ACCUMULATE_BLOCKS=1: up to 255 registers).
 // G2's addition holds twice the state: 2 blocks of 128 (up to 255 registers; it takes them all and spills a little).
 #ifndef MSM_ACCUMULATE_THREADS
 #define MSM_ACCUMULATE_THREADS 384

@@ -373,7 +373,7 @@ final class Kernels {
 
   /**
    * Threads a block of accumulation kernel f launched with `threads` threads: the block of its launch bounds (G1: 384,
-   * one an SM, which keeps the SM's 4 schedulers equally busy) where the launch gives every SM one, else blocks of
+   * one an SM, faster than the same warps in 3 blocks of 128) where the launch gives every SM one, else blocks of
    * {@value #SMALL_BLOCK}, which spread a smaller launch over more SMs (small MSMs took up to 20% longer in blocks of
    * 384: gpu/NOTES.md, run 72).
    */
