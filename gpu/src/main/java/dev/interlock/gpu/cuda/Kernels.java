@@ -53,6 +53,8 @@ final class Kernels {
   static final int FIXED_BASE_WINDOWS = (Fr.BITS + FIXED_BASE_WINDOW - 1) / FIXED_BASE_WINDOW;
   private static final int NTT_BLOCK_LOG = 10;
   private static final int THREADS = 256;
+  /** A smaller launch's block of an accumulation kernel ({@link #accumulateBlock}). */
+  private static final int SMALL_BLOCK = 128;
   private static final int SCALE_THREADS = 1 << 16;
 
   private final CUfunction twiddles = new CUfunction();
@@ -82,8 +84,7 @@ final class Kernels {
   private final Map<CUfunction, Integer> waves = new IdentityHashMap<>();
   /** Threads a block of each accumulation kernel: the most its {@code __launch_bounds__} allow (kernels.cu). */
   private final Map<CUfunction, Integer> blockThreads = new IdentityHashMap<>();
-  /** A smaller launch's block of an accumulation kernel ({@link #accumulateBlock}). */
-  private static final int SMALL_BLOCK = 128;
+  /** The device's SMs: {@link #accumulateBlock} gives a launch its kernel's full blocks only if each SM gets one. */
   private final int multiprocessors;
   /** Each function's name, as the log names its launches (CUPTI names them so too). */
   private final Map<CUfunction, String> names = new IdentityHashMap<>();
@@ -325,11 +326,11 @@ final class Kernels {
       launch(affineOffsets, blocks(counters), THREADS, s, offsets, p.keys(), MsmPlan.AFFINE_LEVELS, cursors);
       phases.ended("pairs");
       // the reduced points themselves, sorted by key (no entries), run offsets in the cursors' place
-      launch(accumulate, (threads + block - 1) / block, block, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(), new CUdeviceptr(),
-          cursors, p.keys(), minChunk, threads, buckets, slotKeys[0], slotVals[0]);
+      launch(accumulate, (threads + block - 1) / block, block, s, reduced, Integer.MAX_VALUE, new CUdeviceptr(),
+          new CUdeviceptr(), cursors, p.keys(), minChunk, threads, buckets, slotKeys[0], slotVals[0]);
     } else {
-      launch(accumulate, (threads + block - 1) / block, block, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(), minChunk,
-          threads, buckets, slotKeys[0], slotVals[0]);
+      launch(accumulate, (threads + block - 1) / block, block, s, bases, p.n(), tableOrNone, entries, offsets, p.keys(),
+          minChunk, threads, buckets, slotKeys[0], slotVals[0]);
     }
     phases.ended("accumulate");
     int in = 0;

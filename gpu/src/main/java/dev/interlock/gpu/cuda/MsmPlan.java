@@ -19,8 +19,8 @@ package dev.interlock.gpu.cuda;
  * 2^23), which the model puts within a few percent of its optimum, and 2^24 up take the model's width.
  *
  * <p>Buckets are summed in equal chunks of the sorted entries, one per thread of a single resident wave (Kernels
- * sizes it from the device: 50,688 threads on an H100 or H200, one block of 384 per SM), each at least {@value #MIN_CHUNK} entries long, so that the
- * entries the scalars actually produce are shared by every thread the device keeps busy; {@link #chunkThreads()} (at
+ * sizes it from the device: 50,688 threads on an H100 or H200, one block of 384 per SM), each at least
+ * {@value #MIN_CHUNK} entries long, so that the entries the scalars actually produce are shared by every thread the device keeps busy; {@link #chunkThreads()} (at
  * most 2^19) bounds the threads and so the slot arrays. Partial sums are combined in rounds of {@value #COMBINE}
  * slots.
  *
