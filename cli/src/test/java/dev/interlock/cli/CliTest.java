@@ -613,7 +613,7 @@ class CliTest {
     Run s = run("replay", badStep.toString());
     assertThat(s.status()).as(s.describe()).isEqualTo(2);
     assertThat(s.errLines()).hasSize(1);
-    assertThat(s.errLines().get(0)).startsWith("interlock: " + badStep + ":13:").contains("phase must be begin, end, then, else or -, got 'middle'");
+    assertThat(s.errLines().get(0)).startsWith("interlock: " + badStep + ":13:").contains("phase must be begin, end, then, else, oom or -, got 'middle'");
 
     Path missing = tmp.resolve("missing.trace");
     Run m = run("replay", missing.toString());
@@ -633,7 +633,7 @@ class CliTest {
     assertThat(r.out()).isEmpty();
     assertThat(r.errLines()).containsExactly("interlock: " + bad + ":13:" + (line.indexOf("lokc") + 1)
         + ": unknown keyword 'lokc' (expected one of: lock, unlock, acquire, release, alloc, free, trim, sync, kernel, cpu,"
-        + " spawn, join, signal, wait, if, else, end);"
+        + " spawn, join, signal, wait, if, else, end, on);"
         + " did you mean 'lock'?");
   }
 

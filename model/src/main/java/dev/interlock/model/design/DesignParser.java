@@ -5,6 +5,7 @@ import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
@@ -60,7 +61,8 @@ import java.util.regex.Pattern;
  * roles, is reported at 1:1 once the whole file has been read without other errors.
  *
  * <p>An {@code if free} block's lines ({@code if}, {@code else}, {@code end}) stand at the body's
- * indentation like its other steps; indentation is not significant inside a body.
+ * indentation like its other steps; indentation is not significant inside a body. So do an alloc's failure lines,
+ * right after its line: {@code on oom ignore}, or {@code on oom}, the handler's steps, and {@code end}.
  */
 public final class DesignParser {
   /** The file name errors of {@link #step(String)} are reported under. */
@@ -69,7 +71,7 @@ public final class DesignParser {
   private static final List<String> TOP_KEYWORDS =
       List.of("design", "vram", "mutex", "semaphore", "role", "pool", "buffer", "task");
   private static final List<String> STEP_KEYWORDS = List.of("lock", "unlock", "acquire", "release", "alloc", "free",
-      "trim", "sync", "kernel", "cpu", "spawn", "join", "signal", "wait", "if", "else", "end");
+      "trim", "sync", "kernel", "cpu", "spawn", "join", "signal", "wait", "if", "else", "end", "on");
 
   /** A zero size with a unit, e.g. {@code 0B}: no buffer has it, but a pool threshold may. */
   private static final Pattern ZERO_SIZE = Pattern.compile("0+(?:\\.0+)?([A-Za-z]+)");
@@ -123,11 +125,13 @@ public final class DesignParser {
     }
   }
 
-  /** An {@code if free} block whose {@code end} has not been read yet. */
+  /** An {@code if free} block, or an {@code on oom} handler, whose {@code end} has not been read yet. */
   private static final class OpenIf {
     final Token keyword;
     final boolean atLeast;
     final long bytes;
+    /** For an {@code on oom} handler: the alloc it handles (its steps go to {@link #then}); null for an {@code if}. */
+    final Alloc handles;
     final List<Step> then = new ArrayList<>();
     final List<Step> otherwise = new ArrayList<>();
     Token elseKeyword;
@@ -136,6 +140,18 @@ public final class DesignParser {
       this.keyword = keyword;
       this.atLeast = atLeast;
       this.bytes = bytes;
+      this.handles = null;
+    }
+
+    OpenIf(Token keyword, Alloc handles) {
+      this.keyword = keyword;
+      this.atLeast = false;
+      this.bytes = 0;
+      this.handles = handles;
+    }
+
+    String opener() {
+      return handles == null ? "'if'" : "'on oom'";
     }
 
     List<Step> branch() {
@@ -165,6 +181,8 @@ public final class DesignParser {
   private final List<Ref> refs = new ArrayList<>();
   /** Every one-line step of every body, in file order. */
   private final List<Placed> placed = new ArrayList<>();
+  /** The step of the body line just read, or null after any other line: what an {@code on oom} line belongs to. */
+  private Step lastStep;
   private Body current;
 
   private DesignParser(String file) {
@@ -182,6 +200,9 @@ public final class DesignParser {
       return p.run(text);
     } catch (RuntimeException e) {
       // A bug in the parser, not in the design; still never a stack trace for the user.
+      if (Boolean.getBoolean("interlock.debug")) {
+        e.printStackTrace();
+      }
       throw new DesignException(fileName, 1, 1, "internal error while parsing: " + e);
     }
   }
@@ -362,6 +383,7 @@ public final class DesignParser {
     if (first == ' ' || first == '\t') {
       bodyLine(t);
     } else {
+      lastStep = null;
       closeBody();
       topLine(t);
     }
@@ -573,7 +595,7 @@ public final class DesignParser {
   private void closeBody() throws DesignException {
     if (current != null) {
       if (!current.open.isEmpty()) {
-        throw error(current.open.peek().keyword, "'if' without 'end'");
+        throw error(current.open.peek().keyword, current.open.peek().opener() + " without 'end'");
       }
       if (current.steps.isEmpty()) {
         throw error(current.name, current.what() + " has no steps");
@@ -590,14 +612,57 @@ public final class DesignParser {
     if (current == null) {
       throw error(kw, "indented line outside a role (steps must follow a 'role' line)");
     }
+    Step last = lastStep;
+    lastStep = null;
     switch (kw.text) {
       case "if" -> current.open.push(openIf(t));
       case "else" -> elseLine(t);
       case "end" -> endLine(t);
+      case "on" -> onOom(t, last);
       default -> {
         Step s = step(t);
         current.target().add(s);
         placed.add(new Placed(s, t, current));
+        lastStep = s;
+      }
+    }
+  }
+
+  /** {@code on oom ignore}, or {@code on oom} opening a handler, right after the alloc {@code last}. */
+  private void onOom(List<Token> t, Step last) throws DesignException {
+    Token kw = t.get(0);
+    Token oom = need(t, 1, "on needs oom, e.g. on oom ignore, or on oom and the handler's lines and end");
+    if (!oom.text.equals("oom")) {
+      throw error(oom, "unexpected " + show(oom.text) + " after 'on' (expected oom)");
+    }
+    if (!(last instanceof Alloc a)) {
+      throw error(kw, "'on oom' must follow an alloc line (it says what the job does when that allocation fails)");
+    }
+    if (t.size() > 2) {
+      Token what = t.get(2);
+      if (!what.text.equals("ignore")) {
+        throw error(what, "unexpected " + show(what.text) + " after 'on oom' (expected ignore, or nothing and the"
+            + " handler's lines on the next lines, closed by end)");
+      }
+      end(t, 3);
+      replaceLast(a, a.withOnOom(OnOom.IGNORE));
+      return;
+    }
+    current.open.push(new OpenIf(kw, a));
+  }
+
+  /** Replaces the last step of the current target, which must be {@code old}, with {@code now}. */
+  private void replaceLast(Step old, Step now) {
+    List<Step> target = current.target();
+    if (target.isEmpty() || target.get(target.size() - 1) != old) {
+      throw new IllegalStateException("the step before 'on oom' is not the last step of its block");
+    }
+    target.set(target.size() - 1, now);
+    for (int i = placed.size() - 1; i >= 0; i--) {
+      Placed p = placed.get(i);
+      if (p.step == old) {
+        placed.set(i, new Placed(now, p.tokens, p.owner));
+        break;
       }
     }
   }
@@ -637,6 +702,10 @@ public final class DesignParser {
     if (open == null) {
       throw error(kw, "'else' without 'if'");
     }
+    if (open.handles != null) {
+      throw error(kw, "'else' inside the 'on oom' handler opened at line " + open.keyword.line
+          + " (only if blocks have else)");
+    }
     if (open.elseKeyword != null) {
       throw error(kw, "second 'else' for the 'if' at line " + open.keyword.line
           + " (first 'else' at line " + open.elseKeyword.line + ")");
@@ -648,10 +717,14 @@ public final class DesignParser {
   private void endLine(List<Token> t) throws DesignException {
     Token kw = t.get(0);
     if (current.open.isEmpty()) {
-      throw error(kw, "'end' without 'if'");
+      throw error(kw, "'end' without 'if' or 'on oom'");
     }
     end(t, 1);
     OpenIf open = current.open.pop();
+    if (open.handles != null) {
+      replaceLast(open.handles, open.handles.withOnOom(new OnOom.Handle(open.then)));
+      return;
+    }
     current.target().add(new IfFree(open.atLeast, open.bytes, open.then, open.otherwise));
   }
 
@@ -752,6 +825,8 @@ public final class DesignParser {
       case "else":
       case "end":
         throw error(kw, "'" + kw.text + "' belongs to an if block and cannot be read as a single step");
+      case "on":
+        throw error(kw, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
       case "kernel":
         return kernel(t);
       case "cpu": {

@@ -16,7 +16,7 @@ import java.util.List;
  *
  * @param jobBuffers  buffers that live in a job frame: allocated without {@code keep}, or only freed or used (not
  *                    resident), so that a free or use of a buffer never allocated has a slot to be checked against
- * @param jobAllocs   per job buffer, its distinct alloc steps
+ * @param jobAllocs   per job buffer, its distinct alloc steps (as trace lines hold them: without {@code on oom})
  * @param keptBuffers buffers allocated with {@code keep}, released after the worker's last job
  * @param keptAllocs  per kept buffer, its distinct alloc steps
  * @param events      events signalled or waited for
@@ -64,8 +64,8 @@ public record RoleResources(List<String> jobBuffers, List<List<Alloc>> jobAllocs
             allocs.add(new ArrayList<>());
             i = names.size() - 1;
           }
-          if (!allocs.get(i).contains(a)) {
-            allocs.get(i).add(a);
+          if (!allocs.get(i).contains(a.header())) {
+            allocs.get(i).add(a.header());
           }
         } else if (s instanceof Signal sig && !events.contains(sig.event())) {
           events.add(sig.event());

@@ -31,6 +31,10 @@ public final class Fragment {
       } else if (s instanceof IfFree) {
         reasons.putIfAbsent(IfFree.class, "'" + s.text() + "' branches on free memory, which more workers only"
             + " lower: a downward-closed condition");
+      } else if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Handle) {
+        reasons.putIfAbsent(dev.interlock.model.step.OnOom.class, "'" + s.text() + "' handles its failure (on oom): its"
+            + " handler runs only when the other workers hold enough memory, and its success path only when they do not,"
+            + " a downward-closed condition");
       } else if (s instanceof Alloc a && a.async()) {
         reasons.putIfAbsent(Alloc.class, "'" + s.text() + "' allocates from the memory pool, whose per-stream caches"
             + " make an allocation depend on other workers' streams");

@@ -88,9 +88,10 @@ final class LocalSystem {
             Arrays.setAll(acquired, i -> after.permits[i] - before.permits[i]);
             moves.add(new Move(l, to, after.mutexes & ~before.mutexes, before.mutexes & ~after.mutexes, acquired,
                 probe.live(next) - probe.live(s)));
-            long need = oomFrom(s, t, out);
-            if (need >= 0 && kinds.contains(ViolationKind.OOM)) {
-              poised.add(new Poised(l, ViolationKind.OOM, need));
+            ViolationKind fails = failing(s, t, design.vram(), out);
+            long need = fails == null ? -1 : oomFrom(s, t, fails, out);
+            if (need >= 0 && kinds.contains(fails)) {
+              poised.add(new Poised(l, fails, need));
             }
           } else if (k != null && kinds.contains(k)) {
             poised.add(new Poised(l, k, 0));
@@ -102,19 +103,16 @@ final class LocalSystem {
 
   /**
    * The fewest live bytes of all workers, resident ones left out, beside which thread t's step from s fails with
-   * OOM (Model is asked at each candidate: the answer is monotone, as an allocation that fails beside L bytes fails
+   * {@code kind} (OOM or SWALLOWED_OOM, which it fails with beside vram live bytes; Model is asked at each candidate: the answer is monotone, as an allocation that fails beside L bytes fails
    * beside more); -1 when it never does.
    */
-  private long oomFrom(long[] s, int t, long[] out) {
+  private long oomFrom(long[] s, int t, ViolationKind kind, long[] out) {
     long vram = design.vram();
-    if (!oom(s, t, vram, out)) {
-      return -1;
-    }
     long lo = probe.live(s); // the step moved beside this worker's own bytes
     long hi = vram;
     while (hi - lo > 1) {
       long mid = lo + (hi - lo) / 2;
-      if (oom(s, t, mid, out)) {
+      if (failing(s, t, mid, out) == kind) {
         hi = mid;
       } else {
         lo = mid;
@@ -123,10 +121,16 @@ final class LocalSystem {
     return Math.max(0, hi - design.residentBytes());
   }
 
-  private boolean oom(long[] s, int t, long liveBytes, long[] out) {
+  /**
+   * How thread t's step from s fails for want of memory beside {@code liveBytes} live bytes: {@code OOM}, or
+   * {@code SWALLOWED_OOM} for an allocation whose failure is ignored (the same condition, another verdict); null when
+   * it does not fail so.
+   */
+  private ViolationKind failing(long[] s, int t, long liveBytes, long[] out) {
     long[] x = s.clone();
     x[LIVE_SLOT] = liveBytes;
-    return Model.violation(probe.step(x, t, out)) == ViolationKind.OOM;
+    ViolationKind k = Model.violation(probe.step(x, t, out));
+    return k == ViolationKind.OOM || k == ViolationKind.SWALLOWED_OOM ? k : null;
   }
 
   private record Holdings(long mutexes, long[] permits) {}

@@ -20,7 +20,7 @@ import java.util.Set;
 public final class Parameterized {
   /** The kinds whose violating configurations are upward-closed: one worker's local state (and live bytes) shows them. */
   public static final Set<ViolationKind> UPWARD = Collections.unmodifiableSet(EnumSet.of(ViolationKind.OOM,
-      ViolationKind.USE_AFTER_FREE, ViolationKind.BAD_FREE, ViolationKind.UNLOCK_NOT_HELD, ViolationKind.RELEASE_EXCESS));
+      ViolationKind.SWALLOWED_OOM, ViolationKind.USE_AFTER_FREE, ViolationKind.BAD_FREE, ViolationKind.UNLOCK_NOT_HELD, ViolationKind.RELEASE_EXCESS));
 
   /** Sizes and the wall time past which the answer is UNKNOWN rather than a long wait. */
   public record Limits(int localStates, int sharedStates, long basisElements, double seconds) {

@@ -26,7 +26,9 @@ import java.util.List;
  * {@link dev.interlock.model.step.Steps#flatten textual order}.
  *
  * <p>An {@code if} step jumps to its first {@code then} step or its first {@code else} step; the
- * last step of a branch continues after the whole block. {@link #END} is the end of the body.
+ * last step of a branch continues after the whole block. An alloc whose failure is handled jumps, when it fails, to
+ * its handler's first step ({@link #oomTarget}); the handler's last step continues after the alloc. A pc equal to
+ * {@link #length} is the end of the body.
  */
 final class Code {
   static final int OP_LOCK = 0;
@@ -51,6 +53,11 @@ final class Code {
   static final int KEPT = 1;
   static final int RESIDENT = 2;
 
+  /** What an alloc's failure does, for {@link #onOom}. */
+  static final int ON_OOM_FAIL = 0;
+  static final int ON_OOM_IGNORE = 1;
+  static final int ON_OOM_HANDLE = 2;
+
   final List<Step> steps;
   final int length;
   final int[] op;
@@ -67,6 +74,10 @@ final class Code {
   /** Per {@code if} pc: the pc of its else branch (or after the block). */
   final int[] elseTarget;
   final boolean[] atLeast;
+  /** Per alloc pc: what a failure does ({@link #ON_OOM_FAIL}, {@link #ON_OOM_IGNORE}, {@link #ON_OOM_HANDLE}). */
+  final int[] onOom;
+  /** Per alloc pc whose failure is handled or ignored: the pc a failure continues at (the handler, or after it). */
+  final int[] oomTarget;
   /** Per kernel pc: kind and index of each used buffer, as pairs. */
   final int[][] uses;
   /** Per pc: design-wide interval id, or -1. */
@@ -86,6 +97,8 @@ final class Code {
     next = new int[length];
     elseTarget = new int[length];
     atLeast = new boolean[length];
+    onOom = new int[length];
+    oomTarget = new int[length];
     uses = new int[length][];
     interval = new int[length];
     Arrays.fill(interval, -1);
@@ -95,25 +108,31 @@ final class Code {
     }
   }
 
-  /** Sets next and elseTarget for body starting at pc {@code from}, continuing at {@code after}; returns its end. */
+  /** Sets next, elseTarget and oomTarget for body starting at pc {@code from}, continuing at {@code after}; returns its end. */
   private int layout(List<Step> body, int from, int after) {
     int pc = from;
     for (int i = 0; i < body.size(); i++) {
       Step s = body.get(i);
       int here = pc;
-      int end;
+      List<List<Step>> inner = dev.interlock.model.step.Steps.nested(s);
+      int[] starts = new int[inner.size()];
+      int end = here + 1;
+      for (int b = 0; b < inner.size(); b++) {
+        starts[b] = end;
+        end += dev.interlock.model.step.Steps.flatten(inner.get(b)).size();
+      }
+      int cont = i + 1 < body.size() ? end : after;
+      for (int b = 0; b < inner.size(); b++) {
+        layout(inner.get(b), starts[b], cont);
+      }
+      next[here] = cont;
       if (s instanceof IfFree f) {
-        int thenStart = here + 1;
-        int elseStart = thenStart + dev.interlock.model.step.Steps.flatten(f.then()).size();
-        end = elseStart + dev.interlock.model.step.Steps.flatten(f.otherwise()).size();
-        int cont = i + 1 < body.size() ? end : after;
-        layout(f.then(), thenStart, cont);
-        layout(f.otherwise(), elseStart, cont);
-        next[here] = f.then().isEmpty() ? cont : thenStart;
-        elseTarget[here] = f.otherwise().isEmpty() ? cont : elseStart;
-      } else {
-        end = here + 1;
-        next[here] = i + 1 < body.size() ? end : after;
+        next[here] = f.then().isEmpty() ? cont : starts[0];
+        elseTarget[here] = f.otherwise().isEmpty() ? cont : starts[1];
+      } else if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Handle h) {
+        oomTarget[here] = h.steps().isEmpty() ? cont : starts[0];
+      } else if (s instanceof Alloc a && a.fallible()) {
+        oomTarget[here] = cont;
       }
       pc = end;
     }
@@ -160,6 +179,8 @@ final class Code {
         amount[pc] = s.bytes();
         async[pc] = s.async();
         allocValue[pc] = names.allocValue(s);
+        onOom[pc] = s.onOom() instanceof dev.interlock.model.step.OnOom.Ignore ? ON_OOM_IGNORE
+            : s.onOom() instanceof dev.interlock.model.step.OnOom.Handle ? ON_OOM_HANDLE : ON_OOM_FAIL;
         return null;
       }
 

@@ -406,12 +406,15 @@ public final class Model {
 
   /**
    * The phase of thread t's next transition: begin or end of an interval, the branch an {@code if free} takes from s,
-   * or empty for other steps.
+   * oom for an allocation with {@code on oom} that fails from s, or empty for other steps.
    */
   public Optional<Phase> nextPhase(long[] s, int t) {
     Optional<Step> next = nextStep(s, t);
     if (next.isPresent() && next.get() instanceof IfFree f) {
       return Optional.of(f.holds(free(s)) ? Phase.THEN : Phase.ELSE);
+    }
+    if (next.isPresent() && next.get() instanceof Alloc a && a.fallible()) {
+      return allocFails(s, t) ? Optional.of(Phase.OOM) : Optional.empty();
     }
     return next
         .filter(Interval.class::isInstance)
@@ -514,7 +517,8 @@ public final class Model {
       }
       case Code.OP_ALLOC -> {
         Field f = c.ref[pc] == KEPT ? l.kept[c.arg[pc]] : l.frameBuffer[frame][c.arg[pc]];
-        if (f.get(s, base) != 0) {
+        long missing = missingValue(l, c.ref[pc], c.arg[pc]);
+        if (isLive(f.get(s, base), missing)) {
           if (c.ref[pc] == KEPT) {
             return advance(t, out, c.next[pc]);
           }
@@ -523,7 +527,7 @@ public final class Model {
         if (cacheUnit == 0) {
           // no pool: DeviceMemory's rule reduces to whether the bytes fit beside the live ones
           if (!DeviceMemory.fits(design.vram(), s[LIVE], c.amount[pc])) {
-            return code(ViolationKind.OOM);
+            return failedAlloc(t, c, pc, out, f, missing);
           }
           out[LIVE] = s[LIVE] + c.amount[pc];
           f.set(out, base, c.allocValue[pc]);
@@ -533,7 +537,7 @@ public final class Model {
         Optional<DeviceMemory> after = st.memory().alloc(c.amount[pc], c.async[pc], st.of(t));
         if (after.isEmpty()) {
           setMemory(out, st, st.memory().afterFailedAlloc(c.amount[pc], c.async[pc], st.of(t)));
-          return code(ViolationKind.OOM);
+          return failedAlloc(t, c, pc, out, f, missing);
         }
         setMemory(out, st, after.get());
         f.set(out, base, c.allocValue[pc]);
@@ -545,6 +549,10 @@ public final class Model {
         int v = (int) f.get(s, base);
         if (v == 0) {
           return code(ViolationKind.BAD_FREE);
+        }
+        if (v == missingValue(l, c.ref[pc], c.arg[pc])) {
+          f.set(out, base, 0); // the failed allocation left a null pointer, whose free does nothing
+          return advance(t, out, c.next[pc]);
         }
         Alloc a = (kept ? l.keptAllocs : l.jobAllocs).get(c.arg[pc]).get(v - 1);
         f.set(out, base, 0);
@@ -641,6 +649,91 @@ public final class Model {
     }
   }
 
+  /**
+   * Thread t's allocation at pc failed; {@code out} holds the device as the failed call left it. Without {@code on oom}
+   * the job fails ({@code OOM}). A handled failure moves on to the handler; an ignored one marks the buffer missing
+   * (field {@code missing}), moves on to the next step, and is the violation {@code SWALLOWED_OOM}, whose
+   * {@code out} is that moved state, from which the job goes on.
+   */
+  private int failedAlloc(int t, Code c, int pc, long[] out, Field f, long missing) {
+    return switch (c.onOom[pc]) {
+      case Code.ON_OOM_HANDLE -> advance(t, out, c.oomTarget[pc]);
+      case Code.ON_OOM_IGNORE -> {
+        f.set(out, baseOf(t), missing);
+        advance(t, out, c.oomTarget[pc]);
+        yield code(ViolationKind.SWALLOWED_OOM);
+      }
+      default -> code(ViolationKind.OOM);
+    };
+  }
+
+  /** Whether thread t's next step from s is an allocation that fails (whatever its {@code on oom} does then). */
+  public boolean allocFails(long[] s, int t) {
+    if (done(s, t)) {
+      return false;
+    }
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    WorkerLayout.Slot x = slot(t);
+    Code c = x.code;
+    int pc = (int) x.pc.get(s, base);
+    if (c.op[pc] != Code.OP_ALLOC) {
+      return false;
+    }
+    int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : x.frame;
+    Field f = c.ref[pc] == KEPT ? l.kept[c.arg[pc]] : l.frameBuffer[frame][c.arg[pc]];
+    if (isLive(f.get(s, base), missingValue(l, c.ref[pc], c.arg[pc]))) {
+      return false;
+    }
+    if (cacheUnit == 0) {
+      return !DeviceMemory.fits(design.vram(), s[LIVE], c.amount[pc]);
+    }
+    Streams st = streams(s);
+    return st.memory().alloc(c.amount[pc], c.async[pc], st.of(t)).isEmpty();
+  }
+
+  /** The field value marking buffer {@code arg} of kind {@code ref} missing, or 0 when it cannot be. */
+  private static long missingValue(WorkerLayout l, int ref, int arg) {
+    return ref == KEPT ? l.keptMissing[arg] : l.jobMissing[arg];
+  }
+
+  /** Whether a buffer field's value v is a live buffer: set, and not the missing mark {@code missing}. */
+  private static boolean isLive(long v, long missing) {
+    return v != 0 && v != missing;
+  }
+
+  /**
+   * The buffers that thread t's next step from s, a kernel, uses while they are missing (their allocation failed and
+   * was ignored): the kernel runs without them, and its result is wrong. Empty for other steps.
+   */
+  public List<String> missingUses(long[] s, int t) {
+    if (done(s, t)) {
+      return List.of();
+    }
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    WorkerLayout.Slot x = slot(t);
+    Code c = x.code;
+    int pc = (int) x.pc.get(s, base);
+    if (c.op[pc] != Code.OP_KERNEL || !l.anyMissing) {
+      return List.of();
+    }
+    int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : x.frame;
+    List<String> out = new ArrayList<>();
+    int[] u = c.uses[pc];
+    for (int i = 0; i < u.length; i += 2) {
+      if (u[i] == RESIDENT) {
+        continue;
+      }
+      Field f = u[i] == KEPT ? l.kept[u[i + 1]] : l.frameBuffer[frame][u[i + 1]];
+      long missing = missingValue(l, u[i], u[i + 1]);
+      if (missing != 0 && f.get(s, base) == missing) {
+        out.add(((dev.interlock.model.step.Kernel) c.steps.get(pc)).uses().get(i / 2));
+      }
+    }
+    return out;
+  }
+
   private static long ordinalOf(WorkerLayout l, int task, int node) {
     int[] nodes = l.taskNodes[task];
     for (int i = 0; i < nodes.length; i++) {
@@ -684,6 +777,13 @@ public final class Model {
     }
     boolean leak = false;
     if (close) {
+      if (l.anyMissing) {
+        for (int b = 0; b < l.frameBuffer[frame].length; b++) {
+          if (l.jobMissing[b] != 0 && l.frameBuffer[frame][b].get(out, base) == l.jobMissing[b]) {
+            l.frameBuffer[frame][b].set(out, base, 0); // a missing buffer holds no memory: nothing leaks
+          }
+        }
+      }
       leak = closeFrame(l, out, base, frame);
       if (l.job.get(out, base) == l.jobs && noTasksRunning(l, out, base)) {
         releaseKept(t, l, out, base);
@@ -718,12 +818,12 @@ public final class Model {
     int roleThread = workerFirstThread[workerOfThread[t]];
     for (int k = 0; k < l.kept.length; k++) {
       int v = (int) l.kept[k].get(out, base);
-      if (v != 0) {
+      if (isLive(v, l.keptMissing[k])) {
         Alloc a = l.keptAllocs.get(k).get(v - 1);
         Streams st = streams(out);
         setMemory(out, st, st.memory().free(a.bytes(), a.async(), st.of(roleThread)));
-        l.kept[k].set(out, base, 0);
       }
+      l.kept[k].set(out, base, 0);
     }
   }
 
@@ -759,7 +859,7 @@ public final class Model {
     DeviceMemory memory = st.memory();
     for (int k = 0; k < l.kept.length; k++) {
       int v = (int) l.kept[k].get(s, base);
-      if (v != 0) {
+      if (isLive(v, l.keptMissing[k])) {
         Alloc a = l.keptAllocs.get(k).get(v - 1);
         memory = memory.free(a.bytes(), a.async(), st.of(roleThread));
       }
@@ -767,7 +867,7 @@ public final class Model {
     for (int f = 0; f < l.frames; f++) {
       for (int b = 0; b < l.frameBuffer[f].length; b++) {
         int v = (int) l.frameBuffer[f][b].get(s, base);
-        if (v != 0) {
+        if (isLive(v, l.jobMissing[b])) {
           Alloc a = l.jobAllocs.get(b).get(v - 1);
           memory = memory.free(a.bytes(), a.async(), st.of(roleThread));
         }
@@ -943,7 +1043,7 @@ public final class Model {
     Map<String, Long> out = new LinkedHashMap<>();
     for (int b = 0; b < l.jobBuffers.size(); b++) {
       int v = (int) l.frameBuffer[frame][b].get(s, base);
-      if (v != 0) {
+      if (isLive(v, l.jobMissing[b])) {
         out.put(l.jobBuffers.get(b), l.jobAllocs.get(b).get(v - 1).bytes());
       }
     }
@@ -954,7 +1054,7 @@ public final class Model {
     Map<String, Long> out = new LinkedHashMap<>();
     for (int k = 0; k < l.keptBuffers.size(); k++) {
       int v = (int) l.kept[k].get(s, base);
-      if (v != 0) {
+      if (isLive(v, l.keptMissing[k])) {
         out.put(l.keptBuffers.get(k), l.keptAllocs.get(k).get(v - 1).bytes());
       }
     }
@@ -967,14 +1067,13 @@ public final class Model {
     String step = v.next().map(Step::text).orElse("?");
     String who = v.name() + " " + step;
     return switch (kind) {
-      case OOM -> {
+      case OOM -> who + ": " + shortfall(s, (Alloc) v.next().orElseThrow());
+      case SWALLOWED_OOM -> {
         Alloc a = (Alloc) v.next().orElseThrow();
-        DeviceMemory m = memory(s);
-        long pending = m.cachedTotal() - java.util.Arrays.stream(m.settled()).sum();
-        String blocking = a.async() || !DeviceMemory.fits(design.vram(), s[LIVE], a.bytes()) ? ""
-            : Sizes.format(pending) + " cached whose free no synchronization has seen + ";
-        yield who + ": " + Sizes.format(s[LIVE]) + " live + " + blocking + Sizes.format(a.bytes()) + " requested > "
-            + Sizes.format(design.vram()) + " vram" + liveBuffersText(s);
+        List<String> users = usersAfterFailure(s, t);
+        yield who + ": " + shortfall(s, a) + "; on oom ignore: the job goes on without " + a.buffer()
+            + (users.isEmpty() ? ", and no later step uses it" : ", and these steps run without it: "
+            + String.join(", ", users));
       }
       case DEADLOCK -> who + ": locks a mutex it already holds";
       case LEAK -> v.next().orElseThrow() instanceof Alloc a && v.buffers().containsKey(a.buffer()) && !a.keep()
@@ -988,6 +1087,86 @@ public final class Model {
         yield who + ": holds only " + v.permits().getOrDefault(sem, 0) + " permits of " + sem;
       }
     };
+  }
+
+  /** Why allocation a fails from s: the live (and pending cached) bytes, the request, vram and the live buffers. */
+  private String shortfall(long[] s, Alloc a) {
+    DeviceMemory m = memory(s);
+    long pending = m.cachedTotal() - java.util.Arrays.stream(m.settled()).sum();
+    String blocking = a.async() || !DeviceMemory.fits(design.vram(), s[LIVE], a.bytes()) ? ""
+        : Sizes.format(pending) + " cached whose free no synchronization has seen + ";
+    return Sizes.format(s[LIVE]) + " live + " + blocking + Sizes.format(a.bytes()) + " requested > "
+        + Sizes.format(design.vram()) + " vram" + liveBuffersText(s);
+  }
+
+  /**
+   * The steps that use the buffer of thread t's failing allocation (its next step from s) after an ignored failure:
+   * the kernels that use it on every path of t's body from the step after the allocation up to a free or a new
+   * allocation of it, and, for a job buffer, the kernels of the worker's task bodies that use it (tasks share their
+   * job's buffers). Each as {@code THREAD: STEP}, in body order; these are where the job's result goes wrong.
+   */
+  public List<String> usersAfterFailure(long[] s, int t) {
+    WorkerLayout l = layout(t);
+    WorkerLayout.Slot x = slot(t);
+    Code c = x.code;
+    int pc = (int) x.pc.get(s, baseOf(t));
+    int ref = c.ref[pc];
+    int buf = c.arg[pc];
+    java.util.TreeSet<Integer> users = new java.util.TreeSet<>();
+    boolean[] seen = new boolean[c.length + 1];
+    java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>();
+    todo.add(c.oomTarget[pc]);
+    while (!todo.isEmpty()) {
+      int p = todo.poll();
+      if (p >= c.length || seen[p]) {
+        continue;
+      }
+      seen[p] = true;
+      if ((c.op[p] == Code.OP_FREE || c.op[p] == Code.OP_ALLOC) && c.ref[p] == ref && c.arg[p] == buf) {
+        continue;
+      }
+      if (usesBuffer(c, p, ref, buf)) {
+        users.add(p);
+      }
+      todo.add(c.next[p]);
+      if (c.op[p] == Code.OP_IF) {
+        todo.add(c.elseTarget[p]);
+      }
+      if (c.op[p] == Code.OP_ALLOC && c.onOom[p] != Code.ON_OOM_FAIL) {
+        todo.add(c.oomTarget[p]);
+      }
+    }
+    List<String> out = new ArrayList<>();
+    String name = threadName(t);
+    users.forEach(p -> out.add(name + ": " + c.steps.get(p).text()));
+    if (ref != KEPT) {
+      String roleThread = threadName(workerFirstThread[workerOfThread[t]]);
+      java.util.Set<Code> done = new java.util.HashSet<>(List.of(l.slots[0].code));
+      for (int p = 1; p < l.slots.length; p++) {
+        Code tc = l.slots[p].code;
+        if (done.add(tc)) {
+          for (int q = 0; q < tc.length; q++) {
+            if (usesBuffer(tc, q, ref, buf)) {
+              out.add(roleThread + " task " + l.tree.nodes().get(l.slots[p].node).task() + ": " + tc.steps.get(q).text());
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static boolean usesBuffer(Code c, int p, int ref, int buf) {
+    if (c.op[p] != Code.OP_KERNEL) {
+      return false;
+    }
+    int[] u = c.uses[p];
+    for (int i = 0; i < u.length; i += 2) {
+      if (u[i] == ref && u[i + 1] == buf) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private List<String> leakedBuffers(long[] s, int t) {

@@ -4,6 +4,12 @@ package dev.interlock.model.state;
 public enum ViolationKind {
   /** Live bytes (plain and async, all threads) plus the request exceed vram; cached bytes never cause it. */
   OOM,
+  /**
+   * An allocation failed and the design ignores the failure ({@code on oom ignore}): the job goes on and computes its
+   * result without the buffer, and nothing fails. The steps after it that use the buffer are where the result goes
+   * wrong.
+   */
+  SWALLOWED_OOM,
   /** Some thread is unfinished and can never move: nobody can move, or it locks a mutex it holds. */
   DEADLOCK,
   /** A job body ends with a live buffer of that thread, or an alloc overwrites a live buffer. */

@@ -76,6 +76,15 @@ final class WorkerLayout {
   /** Per job or kept buffer: size and async flag of the buffer made by the alloc whose 1-based index the field holds. */
   final List<List<Alloc>> jobAllocs;
   final List<List<Alloc>> keptAllocs;
+  /**
+   * Per job or kept buffer: the field value that marks it missing (an allocation of it failed and the failure was
+   * ignored: kernels that use it run without it, a free of it does nothing), or 0 when no alloc of it ignores a
+   * failure. One past its allocs' values.
+   */
+  final long[] jobMissing;
+  final long[] keptMissing;
+  /** Whether some buffer of this layout can be missing. */
+  final boolean anyMissing;
   /** Per task index: its nodes in ordinal order. */
   final int[][] taskNodes;
   final int[] nodeTask;
@@ -116,6 +125,19 @@ final class WorkerLayout {
     keptAllocs = used.keptAllocs();
     events = used.events();
     tasks = used.tasks();
+    jobMissing = new long[jobBuffers.size()];
+    keptMissing = new long[keptBuffers.size()];
+    boolean missing = false;
+    for (List<Step> body : bodies) {
+      for (Step s : dev.interlock.model.step.Steps.flatten(body)) {
+        if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Ignore) {
+          int i = (a.keep() ? keptBuffers : jobBuffers).indexOf(a.buffer());
+          (a.keep() ? keptMissing : jobMissing)[i] = (a.keep() ? keptAllocs : jobAllocs).get(i).size() + 1;
+          missing = true;
+        }
+      }
+    }
+    anyMissing = missing;
     Code.Names names = new Code.Names() {
       @Override
       public int mutex(String name) {
@@ -145,7 +167,7 @@ final class WorkerLayout {
       @Override
       public long allocValue(Alloc a) {
         List<List<Alloc>> allocs = a.keep() ? keptAllocs : jobAllocs;
-        return allocs.get(buffer(a.buffer(), a.keep())).indexOf(a) + 1;
+        return allocs.get(buffer(a.buffer(), a.keep())).indexOf(a.header()) + 1;
       }
 
       @Override
@@ -195,14 +217,14 @@ final class WorkerLayout {
         mutexFields(design, main, fields), permitFields(design, main, fields));
     kept = new Field[keptBuffers.size()];
     for (int k = 0; k < kept.length; k++) {
-      kept[k] = fields.add(Field.bitsFor(keptAllocs.get(k).size()));
+      kept[k] = fields.add(Field.bitsFor(keptAllocs.get(k).size() + (keptMissing[k] != 0 ? 1 : 0)));
     }
     frameBuffer = new Field[frames][jobBuffers.size()];
     frameEvent = new Field[frames][events.size()];
     frameLast = new Field[frames][tasks.size()];
     for (int f = 0; f < frames; f++) {
       for (int b = 0; b < jobBuffers.size(); b++) {
-        frameBuffer[f][b] = fields.add(Field.bitsFor(jobAllocs.get(b).size()));
+        frameBuffer[f][b] = fields.add(Field.bitsFor(jobAllocs.get(b).size() + (jobMissing[b] != 0 ? 1 : 0)));
       }
       for (int e = 0; e < events.size(); e++) {
         frameEvent[f][e] = fields.add(1);

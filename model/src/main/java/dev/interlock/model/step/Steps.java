@@ -4,13 +4,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Walks over bodies whose {@code if} steps nest other steps. */
+/** Walks over bodies whose {@code if} blocks and {@code on oom} handlers nest other steps. */
 public final class Steps {
   private Steps() {}
 
-  /** The design lines of step s: one line, or an {@code if} block with its branches. */
+  /** The design lines of step s: one line, an {@code if} block with its branches, or an alloc with its {@code on oom}. */
   public static List<String> lines(Step s) {
-    return s instanceof IfFree f ? f.lines() : List.of(s.text());
+    return s instanceof IfFree f ? f.lines() : s instanceof Alloc a ? a.lines() : List.of(s.text());
+  }
+
+  /**
+   * The step lists nested in step s, in textual order: an {@code if}'s then and else branches, an alloc's
+   * {@code on oom} handler; none for other steps. The one place that says which steps nest others.
+   */
+  public static List<List<Step>> nested(Step s) {
+    if (s instanceof IfFree f) {
+      return List.of(f.then(), f.otherwise());
+    }
+    if (s instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
+      return List.of(h.steps());
+    }
+    return List.of();
+  }
+
+  /** Step s as a trace line holds it: an {@code if} without its branches, an alloc without its {@code on oom}. */
+  public static Step header(Step s) {
+    return s instanceof IfFree f ? f.header() : s instanceof Alloc a ? a.header() : s;
   }
 
   /**
@@ -104,20 +123,19 @@ public final class Steps {
     }
   };
 
-  /** Every step of body in textual order, the steps inside {@code if} blocks included. */
+  /** Every step of body in textual order, the steps inside {@code if} blocks and {@code on oom} handlers included. */
   public static List<Step> flatten(List<Step> body) {
     List<Step> out = new ArrayList<>();
     forEach(body, out::add);
     return out;
   }
 
-  /** Calls action on every step of body in textual order, the steps inside {@code if} blocks included. */
+  /** Calls action on every step of body in textual order, nested steps included (see {@link #nested}). */
   public static void forEach(List<Step> body, Consumer<Step> action) {
     for (Step s : body) {
       action.accept(s);
-      if (s instanceof IfFree f) {
-        forEach(f.then(), action);
-        forEach(f.otherwise(), action);
+      for (List<Step> inner : nested(s)) {
+        forEach(inner, action);
       }
     }
   }

@@ -29,7 +29,9 @@ import java.util.Optional;
  * text last because it contains spaces; that text is read by the design grammar
  * ({@link DesignParser#step}). An {@code if free} step, whose block the grammar reads only within a
  * design, is written as its first line and the free bytes it read ({@code if free >= 12GiB, read
- * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}). Lines starting with
+ * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}). An alloc is written as its alloc line,
+ * without its {@code on oom} lines; the phase {@code oom} says that it failed and its {@code on oom} took over (the
+ * design says whether that was a handler or {@code ignore}). Lines starting with
  * {@code #} are comments. Version 2 added task threads, the if step and same-worker overlaps;
  * version 1 traces still read. See traces/README.md.
  */
@@ -258,9 +260,10 @@ public final class TraceFormat {
         case "end" -> Optional.of(Phase.END);
         case "then" -> Optional.of(Phase.THEN);
         case "else" -> Optional.of(Phase.ELSE);
+        case "oom" -> Optional.of(Phase.OOM);
         case "-" -> Optional.empty();
         default -> throw new TraceFormatException(file, line, col,
-            "phase must be begin, end, then, else or -, got '" + f[2] + "'");
+            "phase must be begin, end, then, else, oom or -, got '" + f[2] + "'");
       };
       long used = bytes(file, line, col, f[3]);
       long cached = bytes(file, line, col, f[4]);

@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param index  1-based position in the trace
  * @param thread {@code role#i}
  * @param step   the step of the design, e.g. {@code alloc staged 12GiB}; trace files hold its text (an {@code if free}
- *               step is kept without its branches, as its trace line has it)
- * @param phase  begin or end for interval steps, empty otherwise
+ *               step is kept without its branches, an alloc without its {@code on oom} lines, as its trace line has
+ *               it)
+ * @param phase  begin or end for interval steps, then or else for {@code if free}, oom for an allocation that failed
+ *               and whose {@code on oom} took over; empty otherwise
  * @param used   device bytes in use after the transition (live plus pool-cached: cudaMemGetInfo's view)
  * @param cached bytes the pool keeps cached after the transition
  * @param free   for an {@code if free} step, the free bytes it read (vram minus live and cached bytes before it)
@@ -31,9 +33,7 @@ public record TraceStep(int index, String thread, Step step, Optional<Phase> pha
     Objects.requireNonNull(step, "step");
     Objects.requireNonNull(phase, "phase");
     Objects.requireNonNull(free, "free");
-    if (step instanceof IfFree f) {
-      step = f.header();
-    }
+    step = dev.interlock.model.step.Steps.header(step);
     if (!thread.matches(THREAD_NAME)) {
       throw new IllegalArgumentException("thread must be role#i or role#i/TASK@J, got '" + thread + "'");
     }

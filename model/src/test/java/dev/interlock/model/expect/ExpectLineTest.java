@@ -62,7 +62,7 @@ class ExpectLineTest {
   @Test
   void malformedLinesArePositionedErrors() {
     assertThat(error("# expect: OK").getMessage()).isEqualTo("f.design:2:11: unknown verdict 'OK' (SAFE or one of OOM,"
-        + " DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS)");
+        + " SWALLOWED_OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS)");
     assertThat(error("# expect:").getMessage()).startsWith("f.design:2:10: an expect line needs a verdict");
     assertThat(error("# expect: OOM lenght=9").getMessage()).startsWith("f.design:2:15: unknown clause 'lenght=9'");
     assertThat(error("# expect: OOM length=x").getMessage()).isEqualTo("f.design:2:22: needs a whole number, got 'x'");

@@ -304,7 +304,7 @@ class TraceFormatTest {
     List<String> lines = violatedLines();
     int s2 = lineOf(lines, "2 ");
     lines.set(s2, lines.get(s2).replace(" end ", " middle "));
-    assertAt(error(lines), s2 + 1, 3, "phase must be begin, end, then, else or -, got 'middle'");
+    assertAt(error(lines), s2 + 1, 3, "phase must be begin, end, then, else, oom or -, got 'middle'");
   }
 
   @Test

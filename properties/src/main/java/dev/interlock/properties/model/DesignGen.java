@@ -40,7 +40,7 @@ import java.util.Optional;
  * role waits for.
  *
  * <p>Small on purpose: every generated design is exhaustively checkable in milliseconds, and the
- * vocabulary reaches every verdict (OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE,
+ * vocabulary reaches every verdict (OOM, SWALLOWED_OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE,
  * UNLOCK_NOT_HELD, RELEASE_EXCESS). Bodies are mostly well-bracketed (lock before unlock, alloc
  * before free, nested up to two deep) so that runs get far and SAFE designs are common too.
  */
