@@ -38,9 +38,12 @@ class CuzkCorpusTest {
     assertThat(r.verdict().label()).isEqualTo("OOM");
     assertThat(r.threads()).isEqualTo(Map.of("gpu_worker", 2));
     List<TraceStep> steps = r.counterexample().orElseThrow().steps();
-    assertThat(steps).hasSize(20);
+    assertThat(steps).hasSize(22);
     TraceStep last = steps.get(steps.size() - 1);
     assertThat(last.step().text()).isEqualTo("alloc d_bc 8GiB");
+    // each worker synchronizes the device under mem_mtx before its trim (P11's cudaDeviceSynchronize)
+    assertThat(steps.stream().filter(s -> s.step().text().equals("sync")).map(TraceStep::thread))
+        .containsExactlyInAnyOrder("gpu_worker#0", "gpu_worker#1");
     // the failing worker's guard took the else branch, reading only what the other worker's pre-staging left
     TraceStep guard = steps.stream().filter(s -> s.thread().equals(last.thread()) && s.free().isPresent())
         .reduce((a, b) -> b).orElseThrow();
@@ -50,6 +53,29 @@ class CuzkCorpusTest {
     int lockAt = steps.indexOf(steps.stream().filter(s -> s.thread().equals(last.thread())
         && s.step().text().equals("lock compute_mtx")).findFirst().orElseThrow());
     assertThat(lockAt).isGreaterThan(steps.indexOf(guard));
+  }
+
+  /** On a card below 16 GiB (a 16 GB card less its context) the first allocation to fail is the fallback's d_a. */
+  @Test
+  void phase10OnASmallerCardFailsAtTheFallbacksDA() {
+    Design d = TestDesigns.shipped("cuzk/phase10").withVram(15872 * Sizes.MIB);
+    CheckReport r = Checker.check(d, "<test>", OPTS);
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    List<TraceStep> steps = r.counterexample().orElseThrow().steps();
+    assertThat(steps).hasSize(20);
+    assertThat(steps.get(19).step().text()).isEqualTo("alloc d_a 4GiB async");
+  }
+
+  /** Proposal 10 with d_bc live through the H MSM, as its only changed file leaves it: phase 9's failure. */
+  @Test
+  void phase10WithDbcLiveThroughTheHMsmSwallowsItsFailureWithOneWorker() {
+    CheckReport r = check("phase10-dbc-live");
+    assertThat(r.verdict().label()).isEqualTo("SWALLOWED_OOM");
+    assertThat(r.threads()).isEqualTo(Map.of("gpu_worker", 1));
+    List<TraceStep> steps = r.counterexample().orElseThrow().steps();
+    assertThat(steps).hasSize(16);
+    assertThat(steps.get(15).step().text()).isEqualTo("alloc h_temp 4544MiB async");
+    assertThat(steps.get(15).phase()).contains(Phase.OOM);
   }
 
   @Test
