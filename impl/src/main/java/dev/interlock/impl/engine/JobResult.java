@@ -30,15 +30,18 @@ public sealed interface JobResult permits JobResult.Completed, JobResult.Swallow
    * <p>Why apart from {@link Completed} and {@link Failed}: nothing crashed, yet the result is wrong, which is the
    * verdict {@code SWALLOWED_OOM}, never a success.
    *
+   * @param step           the first step of the job that went wrong: its first ignored allocation, or, in a job
+   *                       without one, its first kernel that ran without a missing kept buffer
    * @param swallowed      each ignored failure of the job, as the engine saw it (kind {@code SWALLOWED_OOM}, the
    *                       device's message); empty when only a kept buffer that an earlier job failed to allocate was
    *                       missing
    * @param withoutBuffers the kernels of the job that ran without a buffer whose allocation failed
    */
-  record Swallowed(Job job, String worker, Object value, List<Violation> swallowed, List<MissingUse> withoutBuffers)
-      implements JobResult {
+  record Swallowed(Job job, String worker, Object value, String step, List<Violation> swallowed,
+      List<MissingUse> withoutBuffers) implements JobResult {
     public Swallowed {
       Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(step, "step");
       swallowed = List.copyOf(swallowed);
       withoutBuffers = List.copyOf(withoutBuffers);
       if (swallowed.isEmpty() && withoutBuffers.isEmpty()) {

@@ -46,6 +46,8 @@ public final class JobScope {
   /** The ignored allocation failures of the job, and the kernels that ran without a missing buffer. */
   private final List<Violation> swallowed = new ArrayList<>();
   private final List<MissingUse> withoutBuffers = new ArrayList<>();
+  /** The first step of the job that went wrong for want of a buffer (an ignored failure, a kernel without it). */
+  private String firstWrong;
   private final Set<String> signalled = new HashSet<>();
   private final Map<String, String> lastSpawned = new HashMap<>();
   private final Set<String> active = new LinkedHashSet<>();
@@ -137,14 +139,20 @@ public final class JobScope {
     return missing.contains(name);
   }
 
-  /** Notes an ignored allocation failure of this job ({@code SWALLOWED_OOM}): the job's result is wrong. */
-  synchronized void swallowed(Violation v) {
+  /** Notes an ignored allocation failure of this job at {@code step} ({@code SWALLOWED_OOM}): its result is wrong. */
+  synchronized void swallowed(String step, Violation v) {
     swallowed.add(v);
+    if (firstWrong == null) {
+      firstWrong = step;
+    }
   }
 
   /** Notes a kernel of this job that ran without missing buffers. */
   synchronized void ranWithout(MissingUse use) {
     withoutBuffers.add(use);
+    if (firstWrong == null) {
+      firstWrong = use.step();
+    }
   }
 
   /**
@@ -372,7 +380,7 @@ public final class JobScope {
       }
       r = failure != null ? failure
           : swallowed.isEmpty() && withoutBuffers.isEmpty() ? new JobResult.Completed(job, owner.name(), value)
-          : new JobResult.Swallowed(job, owner.name(), value, swallowed, withoutBuffers);
+          : new JobResult.Swallowed(job, owner.name(), value, firstWrong, swallowed, withoutBuffers);
       published = true;
     }
     life.publish(r);

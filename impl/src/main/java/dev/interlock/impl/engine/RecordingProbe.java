@@ -383,7 +383,7 @@ public final class RecordingProbe implements Probe {
     if (v != null) {
       log.recordSwallowed(v);
       if (scope != null) {
-        scope.swallowed(v);
+        scope.swallowed(step.text(), v);
       }
     }
     if (w != null) {

@@ -73,8 +73,8 @@ public final class SharedEngine {
   }
 
   /**
-   * "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}; a job that ignored an
-   * allocation failure is {@code SWALLOWED_OOM} and what failed.
+   * "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}; a job that ran on
+   * without a buffer is {@code SWALLOWED_OOM} at its first step that went wrong ({@link JobResult.Swallowed#step()}).
    */
   public static String describe(JobResult r) {
     if (r instanceof JobResult.Failed f) {
@@ -87,7 +87,7 @@ public final class SharedEngine {
       return "aborted: " + a.why();
     }
     if (r instanceof JobResult.Swallowed sw) {
-      return "SWALLOWED_OOM" + (sw.swallowed().isEmpty() ? ", ran without a kept buffer" : ": " + sw.swallowed().get(0).message());
+      return "SWALLOWED_OOM at " + sw.step();
     }
     return "ok";
   }
