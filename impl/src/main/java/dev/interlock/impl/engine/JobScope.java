@@ -26,7 +26,9 @@ import java.util.function.Supplier;
  * One job as its threads share it: the role thread that took it and the tasks it spawned, directly
  * or through other tasks. It holds the job's buffers (by name; the same name in another job is
  * another buffer), its one-shot events and the task threads it started, and it closes the job when
- * the last of its threads has ended: a non-kept buffer still live then is a LEAK.
+ * the last of its threads has ended: a non-kept buffer still live then is a LEAK. A buffer whose allocation failed
+ * and was ignored ({@code on oom ignore}) is missing: not live, no leak, its free a no-op; the job's result is then
+ * {@link JobResult.Swallowed}.
  *
  * <p>A job's result goes out when it has closed (after a failure, once its buffers are freed) and
  * its role thread's pipeline has returned (or the job failed); a thread may start its next job
