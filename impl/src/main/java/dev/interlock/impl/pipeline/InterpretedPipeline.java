@@ -35,6 +35,7 @@ import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
 import dev.interlock.model.step.Wait;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -296,9 +297,16 @@ public final class InterpretedPipeline implements ScopedPipeline {
       KernelRun run = probe.begin(s, () -> {
         // resolved at the launch: a task of the job may have freed one of them since the step before; a missing
         // buffer (its allocation failed and was ignored) is left out: the kernel runs without it
-        List<String> without = s.uses().stream().filter(this::missing).toList();
+        List<String> without = new ArrayList<>();
+        List<DeviceBuffer> uses = new ArrayList<>();
+        for (String b : s.uses()) {
+          if (missing(b)) {
+            without.add(b);
+          } else {
+            uses.add(buffer(b));
+          }
+        }
         probe.launchesWithout(without);
-        List<DeviceBuffer> uses = s.uses().stream().filter(b -> !without.contains(b)).map(this::buffer).toList();
         if (workload == Workload.NONE) {
           return device.launch(w.name(), s.name(), uses, () -> spend(s));
         }
