@@ -110,6 +110,20 @@ class FallibleAllocTest {
   }
 
   @Test
+  void aHandlersElseRunsOnlyOnSuccessAndEndsTheBodyWhenLast() {
+    // job 1 fits (its else runs: kernel and free), job 2 fails beside the kept 6GiB (its handler runs instead)
+    Alloc a = new Alloc("a", 4 * GIB, false, false, new OnOom.Handle(List.of(new Cpu("fallback")),
+        List.of(new Kernel("k", List.of("a")), new Free("a"))));
+    Design d = design(8 * GIB, 0, List.of(), 2, List.of(a, new Alloc("k", 6 * GIB, false, true)));
+    RunReport r = new Stepper(d).finish();
+    assertThat(r.completed()).isEqualTo(2);
+    assertThat(r.events()).extracting(e -> e.step().text() + e.phase().map(p -> " (" + p.label() + ")").orElse(""))
+        .containsExactly("alloc a 4GiB", "kernel k uses a (begin)", "kernel k uses a (end)", "free a", "alloc k 6GiB keep",
+            "alloc a 4GiB (oom)", "cpu fallback (begin)", "cpu fallback (end)", "alloc k 6GiB keep");
+    assertThat(walkOnModel(d, r)).isEmpty();
+  }
+
+  @Test
   void anEmptyHandlerThatEndsTheBodyEndsTheJobInTheFailedAlloc() {
     // the handler is empty and the alloc is the body's last step: its failed transition closes the job, kept k going too
     Design d = design(8 * GIB, 0, List.of(), 2, List.of(new Alloc("k", 4 * GIB, false, true), handled("a", 6 * GIB)));
