@@ -106,6 +106,18 @@ class SpinOnOomTest {
   }
 
   @Test
+  void aHandlerOnAnUnchangedDeviceWouldBeCaught() throws Exception {
+    // the mutant leaves the pool as it was before the failed async alloc: its if free then reads 6GiB free
+    Design d = TestDesigns.parse(POOL.replace("THRESHOLD", "max").replace("BRANCH", "free a"));
+    String pml = PromelaExport.promela(d);
+    String mutant = pml.lines().map(l -> l.contains(": fails, on oom */")
+        ? l.replace("r_ = VRAM - live - cache; cached[t] = cached[t] + r_; cache = cache + r_; syncDevice();", "skip;")
+        : l).collect(java.util.stream.Collectors.joining("\n", "", "\n"));
+    assertThat(mutant).isNotEqualTo(pml);
+    assertThat(Spin.verify(mutant, dir, Duration.ofSeconds(120)).violation()).contains(ViolationKind.BAD_FREE);
+  }
+
+  @Test
   void theExportNamesTheHandlerBranchAndTheMissingMark() {
     String pml = PromelaExport.promela(TestDesigns.parse(PRESTAGE));
     assertThat(pml).contains("if /* alloc staged 10GiB, on oom */").contains(": fails, on oom */");
