@@ -147,6 +147,34 @@ class DesignsCheckTest {
     assertThat(read("summary.json").get("failed").asInt()).isEqualTo(1);
   }
 
+  /** Pre-staging whose failure is ignored: SWALLOWED_OOM with 2 workers; handled by a smaller buffer: SAFE. */
+  static final String IGNORED = """
+      design ignored
+      vram 16GiB
+      role gpu_worker x2 jobs 1
+        alloc staged 10GiB
+        on oom ignore
+        kernel ntt uses staged
+        free staged
+      """;
+
+  @Test
+  void swallowedFailuresAreReportedAndExpectedByName() throws Exception {
+    design("ignored.design", "# expect: SWALLOWED_OOM threads=gpu_worker:2 length=2\n" + IGNORED);
+    design("handled.design", "# expect: SAFE\n" + IGNORED.replace("on oom ignore", "on oom\n  alloc staged 6GiB\n  end"));
+    design("unexpected.design", IGNORED);
+    DesignsCheck.Outcome o = DesignsCheck.run(defaults(), log);
+    assertThat(o.failed()).extracting(DesignsCheck.DesignOutcome::file).containsExactly("unexpected.design");
+    assertThat(o.met()).isEqualTo(2);
+    JsonNode r = read("ignored.design.json");
+    assertThat(r.get("verdict").asText()).isEqualTo("SWALLOWED_OOM");
+    assertThat(r.get("met").asBoolean()).isTrue();
+    assertThat(read("handled.design.json").get("verdict").asText()).isEqualTo("SAFE");
+    assertThat(o.failureMessage()).contains("- expected verdict SAFE, got SWALLOWED_OOM")
+        .contains("on oom ignore: the job goes on without staged, and these steps run without it:");
+    assertThat(Files.readString(project.resolve("target/interlock/ignored.design.html"))).contains("<html");
+  }
+
   @Test
   void aWrongExpectedLengthIsAMismatchToo() throws Exception {
     design("two-lock.design", "# expect: OOM length=8\n" + TWO_LOCK);

@@ -12,6 +12,7 @@ import dev.interlock.model.param.Parameterized;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code --threads r0=any} against the bounded search: on random designs made monotone (no {@code sync}, {@code if
- * free} replaced by its then branch, allocations not async), with their jobs and with every role looping, the
+ * free} replaced by its then branch, allocations not async, {@code on oom} handlers made {@code on oom ignore}), with their jobs and with every role looping, the
  * coverability answer for role r0 agrees with exhaustive searches of r0 at 1..4 threads (the other roles at their
  * counts).
  */
@@ -62,8 +63,10 @@ class AnyThreadsProperties {
       }
       if (s instanceof IfFree f) {
         out.addAll(strip(f.then()));
-      } else if (s instanceof Alloc a && a.async()) {
-        out.add(new Alloc(a.buffer(), a.bytes(), false, a.keep()));
+      } else if (s instanceof Alloc a && (a.async() || a.onOom() instanceof OnOom.Handle)) {
+        // a handler is a downward-closed branch: the alloc keeps its failure as the violation SWALLOWED_OOM instead
+        OnOom o = a.onOom() instanceof OnOom.Handle ? OnOom.IGNORE : a.onOom();
+        out.add(new Alloc(a.buffer(), a.bytes(), false, a.keep(), o));
       } else {
         out.add(s);
       }
@@ -126,10 +129,19 @@ class AnyThreadsProperties {
     } else {
       assertThat(allBounded).isZero();
     }
-    int oom = any.get(ViolationKind.OOM);
-    int oomBounded = first(perN, Set.of(ViolationKind.OOM));
+    // a failed allocation is OOM or, with on oom ignore, SWALLOWED_OOM: the two together are exact
+    Set<ViolationKind> failed = EnumSet.of(ViolationKind.OOM, ViolationKind.SWALLOWED_OOM);
+    int oom = failed.stream().mapToInt(any::get).filter(n -> n > 0).min().orElse(0);
+    int oomBounded = first(perN, failed);
     if (oomBounded > 0 || (oom > 0 && oom <= UP_TO)) {
-      assertThat(oom).as("fewest r0 threads of OOM: any vs bounded " + perN).isEqualTo(oomBounded);
+      assertThat(oom).as("fewest r0 threads of OOM or SWALLOWED_OOM: any vs bounded " + perN).isEqualTo(oomBounded);
+    }
+    if (!ignores(d)) {
+      int plainOom = any.get(ViolationKind.OOM);
+      int plainBounded = first(perN, Set.of(ViolationKind.OOM));
+      if (plainBounded > 0 || (plainOom > 0 && plainOom <= UP_TO)) {
+        assertThat(plainOom).as("fewest r0 threads of OOM: any vs bounded " + perN).isEqualTo(plainBounded);
+      }
     }
     for (ViolationKind k : Parameterized.UPWARD) {
       int n = any.get(k);
@@ -139,11 +151,20 @@ class AnyThreadsProperties {
       } else {
         assertThat(nb == 0 || nb >= n).as(k + " not below the any answer " + n + ": " + perN).isTrue();
         if (n <= UP_TO) {
-          assertThat(perN.get(n - 1)).as(k + " or OOM at " + n).containsAnyOf(k, ViolationKind.OOM);
+          assertThat(perN.get(n - 1)).as(k + " or a failed allocation at " + n).containsAnyOf(k, ViolationKind.OOM,
+              ViolationKind.SWALLOWED_OOM);
         }
       }
     }
     return true;
+  }
+
+  /** Whether some alloc of d ignores its failure. */
+  private static boolean ignores(Design d) {
+    List<Step> all = new ArrayList<>();
+    d.roles().forEach(r -> Steps.forEach(r.body(), all::add));
+    d.tasks().forEach(t -> Steps.forEach(t.body(), all::add));
+    return all.stream().anyMatch(x -> x instanceof Alloc a && a.onOom() instanceof OnOom.Ignore);
   }
 
   @Test

@@ -8,8 +8,8 @@ public enum Violation {
   /** Live bytes of all threads plus a request exceed the device memory. */
   OOM,
   /**
-   * An allocation failed and the design ignores the failure ({@code on oom ignore}): the job computes its result
-   * without the buffer, and nothing fails.
+   * An allocation failed and the design ignores it ({@code on oom ignore}): the job goes on without the buffer and its
+   * result is wrong, while nothing fails.
    */
   SWALLOWED_OOM,
   /** Some thread is unfinished and can never move. */

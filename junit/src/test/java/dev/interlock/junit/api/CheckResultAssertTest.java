@@ -51,6 +51,17 @@ class CheckResultAssertTest {
   }
 
   @Test
+  void aSwallowedFailureIsItsOwnViolation() {
+    String ignored = "design ignored\nvram 16GiB\nrole gpu_worker x2\n  alloc staged 10GiB\n  on oom ignore\n"
+        + "  kernel ntt uses staged\n  free staged\n";
+    CheckResult r = Interlock.check(ignored).run();
+    assertThat(r).hasViolation(Violation.SWALLOWED_OOM).withMinimalThreads("gpu_worker", 2).withCounterexampleOfLength(2);
+    Assertions.assertThat(failure(() -> assertThat(r).hasViolation(Violation.OOM))).isNotNull();
+    assertThat(Interlock.check(ignored.replace("  on oom ignore\n", "  on oom\n  alloc staged 6GiB\n  end\n")).run())
+        .isSafe();
+  }
+
+  @Test
   void passingAssertionsChain() {
     assertThat(OOM).hasViolation(Violation.OOM).withMinimalThreads("gpu_worker", 2).withCounterexampleOfLength(9)
         .overlapIsReachable("b_g2_msm", "ntt_msm");

@@ -198,6 +198,11 @@ public final class DesignParser {
   private final List<Placed> placed = new ArrayList<>();
   /** The step of the body line just read, or null after any other line: what an {@code on oom} line belongs to. */
   private Step lastStep;
+  /**
+   * The {@code on oom} keyword of the alloc whose failure lines were just read ({@code on oom ignore}, or a handler's
+   * {@code end}), or null after any other line: a further {@code on oom} there is a second one for that alloc.
+   */
+  private Token lastOnOom;
   private Body current;
 
   private DesignParser(String file) {
@@ -399,6 +404,7 @@ public final class DesignParser {
       bodyLine(t);
     } else {
       lastStep = null;
+      lastOnOom = null;
       closeBody();
       topLine(t);
     }
@@ -628,12 +634,14 @@ public final class DesignParser {
       throw error(kw, "indented line outside a role (steps must follow a 'role' line)");
     }
     Step last = lastStep;
+    Token lastOn = lastOnOom;
     lastStep = null;
+    lastOnOom = null;
     switch (kw.text) {
       case "if" -> current.open.push(openIf(t));
       case "else" -> elseLine(t);
       case "end" -> endLine(t);
-      case "on" -> onOom(t, last);
+      case "on" -> onOom(t, last, lastOn);
       case "choose" -> {
         end(t, 1);
         current.open.push(new OpenIf(kw));
@@ -649,11 +657,15 @@ public final class DesignParser {
   }
 
   /** {@code on oom ignore}, or {@code on oom} opening a handler, right after the alloc {@code last}. */
-  private void onOom(List<Token> t, Step last) throws DesignException {
+  private void onOom(List<Token> t, Step last, Token lastOn) throws DesignException {
     Token kw = t.get(0);
     Token oom = need(t, 1, "on needs oom, e.g. on oom ignore, or on oom and the handler's lines and end");
     if (!oom.text.equals("oom")) {
       throw error(oom, "unexpected " + show(oom.text) + " after 'on' (expected oom)");
+    }
+    if (lastOn != null) {
+      throw error(kw, "second 'on oom' for the alloc before the 'on oom' at line " + lastOn.line
+          + " (an alloc has one: on oom ignore, or one handler)");
     }
     if (!(last instanceof Alloc a)) {
       throw error(kw, "'on oom' must follow an alloc line (it says what the job does when that allocation fails)");
@@ -666,6 +678,7 @@ public final class DesignParser {
       }
       end(t, 3);
       replaceLast(a, a.withOnOom(OnOom.IGNORE));
+      lastOnOom = kw;
       return;
     }
     current.open.push(new OpenIf(kw, a));
@@ -758,6 +771,7 @@ public final class DesignParser {
     OpenIf open = current.open.pop();
     if (open.handles != null) {
       replaceLast(open.handles, open.handles.withOnOom(new OnOom.Handle(open.then, open.otherwise)));
+      lastOnOom = open.keyword;
       return;
     }
     if (open.choice) {
@@ -866,7 +880,8 @@ public final class DesignParser {
         throw error(kw, "'if' opens a block of lines (if free ..., else, end) and cannot be read as a single step");
       case "else":
       case "end":
-        throw error(kw, "'" + kw.text + "' belongs to an if block and cannot be read as a single step");
+        throw error(kw, "'" + kw.text + "' belongs to an if block" + (kw.text.equals("end") ? " or an on oom handler" : "")
+            + " and cannot be read as a single step");
       case "on":
         throw error(kw, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
       case "choose":

@@ -49,16 +49,57 @@ final class PoolCode {
    * failure the OOM assertion fails.
    */
   String alloc(long units, boolean async, String s, String onSuccess) {
+    return alloc(units, async, s, onSuccess, "assert(OOM)");
+  }
+
+  /**
+   * An allocation of {@code units} on stream {@code s}: on success {@code onSuccess} runs after the memory moved, on
+   * failure {@code onFailure}, after the memory moved as {@link #afterFailedAlloc} says (for a plain allocation in a
+   * pool, the settled bytes released before the second look).
+   */
+  String alloc(long units, boolean async, String s, String onSuccess, String onFailure) {
     if (!pool) {
-      return "if :: live + " + units + " > VRAM -> assert(OOM) :: else -> live = live + " + units + "; " + onSuccess
-          + " fi";
+      return "if :: live + " + units + " > VRAM -> " + onFailure + " :: else -> live = live + " + units + "; "
+          + onSuccess + " fi";
     }
     if (async) {
-      return "if :: live + " + units + " > VRAM -> assert(OOM) :: else -> need = " + units + "; take(" + s
-          + "); live = live + " + units + "; liveAsync = liveAsync + " + units + "; " + onSuccess + " fi";
+      return "if :: live + " + units + " > VRAM -> " + afterFailedAlloc(units, true, s) + " " + onFailure
+          + " :: else -> need = " + units + "; take(" + s + "); live = live + " + units + "; liveAsync = liveAsync + "
+          + units + "; " + onSuccess + " fi";
     }
     return "if :: live + cache + " + units + " > VRAM -> releaseSettled() :: else fi; if :: live + cache + " + units
-        + " > VRAM -> assert(OOM) :: else -> live = live + " + units + "; " + onSuccess + " fi";
+        + " > VRAM -> " + onFailure + " :: else -> live = live + " + units + "; " + onSuccess + " fi";
+  }
+
+  /**
+   * Whether an allocation of {@code units} succeeds, as a side-effect-free expression (a guard): beside the live units,
+   * and for a plain one in a pool beside the cache once the settled units are released.
+   */
+  String fits(long units, boolean async) {
+    if (!pool || async) {
+      return "live + " + units + " <= VRAM";
+    }
+    StringBuilder settled = new StringBuilder();
+    for (int i = 0; i < streams; i++) {
+      settled.append(i == 0 ? "" : " + ").append("settled[").append(i).append("]");
+    }
+    return "(live + cache + " + units + " <= VRAM || live + cache - (" + settled + ") + " + units + " <= VRAM)";
+  }
+
+  /**
+   * The device after an allocation of {@code units} on stream {@code s} failed, as
+   * {@link dev.interlock.model.state.DeviceMemory#afterFailedAlloc}: a plain one released the settled units; an async
+   * one grew the stream's cache to the whole free device, then the pool released down to its threshold as at a device
+   * synchronization.
+   */
+  String afterFailedAlloc(long units, boolean async, String s) {
+    if (!pool) {
+      return "skip;";
+    }
+    if (async) {
+      return "r_ = VRAM - live - cache; cached[" + s + "] = cached[" + s + "] + r_; cache = cache + r_; syncDevice();";
+    }
+    return "releaseSettled();";
   }
 
   /** A free of a live buffer of {@code units} on stream {@code s}. */

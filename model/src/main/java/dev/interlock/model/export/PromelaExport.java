@@ -180,6 +180,11 @@ public final class PromelaExport {
     if (!s.jobBuffers.isEmpty()) {
       List<String> live = new ArrayList<>();
       for (int b = 0; b < s.jobBuffers.size(); b++) {
+        if (s.jobMissing[b] != 0) {
+          // a missing buffer holds no memory: nothing leaks
+          c.append("if :: ").append(s.buf(frame, b)).append(" == ").append(s.jobMissing[b]).append(" -> ")
+              .append(s.buf(frame, b)).append(" = 0 :: else fi; ");
+        }
         live.add(s.buf(frame, b) + " != 0");
       }
       c.append("if :: ").append(String.join(" || ", live)).append(" -> assert(LEAK) :: else fi;");
@@ -205,6 +210,9 @@ public final class PromelaExport {
     for (int k = 0; k < s.keptBuffers.size(); k++) {
       String f = s.kept(k);
       r.append("if :: ").append(f).append(" == 0 -> skip");
+      if (s.keptMissing[k] != 0) {
+        r.append(" :: ").append(f).append(" == ").append(s.keptMissing[k]).append(" -> ").append(f).append(" = 0");
+      }
       List<Alloc> allocs = s.keptAllocs.get(k);
       for (int v = 1; v <= allocs.size(); v++) {
         Alloc a = allocs.get(v - 1);

@@ -9,6 +9,7 @@ import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
@@ -150,20 +151,63 @@ final class StepWriter implements Step.Visitor<Void> {
   public Void alloc(Alloc s) {
     site++;
     long u = units.of(s.bytes());
-    if (s.keep()) {
-      int k = shape.keptBuffers.indexOf(s.buffer());
-      String f = shape.kept(k);
-      int v = shape.keptAllocs.get(k).indexOf(s) + 1;
-      transition(s.text(), "true", "if :: " + f + " != 0 -> skip :: else -> "
-          + pool.alloc(u, s.async(), thread(), f + " = " + v + ";") + " fi;");
+    boolean kept = s.keep();
+    int b = (kept ? shape.keptBuffers : shape.jobBuffers).indexOf(s.buffer());
+    String f = kept ? shape.kept(b) : shape.buf(frame, b);
+    long missing = (kept ? shape.keptMissing : shape.jobMissing)[b];
+    int v = (kept ? shape.keptAllocs : shape.jobAllocs).get(b).indexOf(s.header()) + 1;
+    String live = RoleShape.live(f, missing);
+    // a live kept buffer allocates nothing; a live job buffer allocated again leaks, before any OOM
+    String whenLive = kept ? "skip" : "assert(LEAK)";
+    if (s.onOom() instanceof OnOom.Handle h) {
+      handledAlloc(s, h.steps(), h.success(), u, f, v, live, whenLive);
       return null;
     }
-    int b = shape.jobBuffers.indexOf(s.buffer());
-    String f = shape.buf(frame, b);
-    int v = shape.jobAllocs.get(b).indexOf(s) + 1;
-    transition(s.text(), "true", "if :: " + f + " != 0 -> assert(LEAK) :: else -> "
-        + pool.alloc(u, s.async(), thread(), f + " = " + v + ";") + " fi;");
+    String onFailure = s.onOom() instanceof OnOom.Ignore
+        ? "assert(SWALLOWED_OOM); " + f + " = " + missing + ";"
+        : "assert(OOM)";
+    transition(s.text(), "true", "if :: " + live + " -> " + whenLive + " :: else -> "
+        + pool.alloc(u, s.async(), thread(), f + " = " + v + ";", onFailure) + " fi;");
     return null;
+  }
+
+  /**
+   * An alloc whose failure runs a handler: a choice of two transitions, as for {@code if free}. One, when it fails,
+   * leaves the device as the failed call does and goes on to the handler's steps; the other, when the buffer is live or
+   * the allocation fits, is the alloc itself, then the handler's else steps (if any); the last step of either continues
+   * after the block. The failing option is written first so that spawn sites are numbered in the design's order.
+   */
+  private void handledAlloc(Alloc s, List<Step> handler, List<Step> success, long u, String f, int v, String live,
+      String whenLive) {
+    String fits = pool.fits(u, s.async());
+    String guard = startGuard;
+    String label = startLabel;
+    String after = tail;
+    out.append(indent).append(label == null ? "" : label + ": ").append("if /* ").append(s.text()).append(", on oom */\n");
+    String outer = indent;
+    indent = outer + "   ";
+    for (int branch = 1; branch >= 0; branch--) {
+      out.append(outer).append(":: ");
+      startGuard = guard;
+      startLabel = null;
+      tail = (branch == 0 ? success : handler).isEmpty() ? after : "";
+      String saved = indent;
+      indent = "";
+      if (branch == 0) {
+        transition(s.text(), "(" + live + " || " + fits + ")", "if :: " + live + " -> " + whenLive + " :: else -> "
+            + pool.alloc(u, s.async(), thread(), f + " = " + v + ";") + " fi;");
+        indent = saved;
+        steps(success, after);
+      } else {
+        transition(s.text() + ": fails, on oom", "!(" + live + ") && !(" + fits + ")", pool.afterFailedAlloc(u, s.async(),
+            thread()));
+        indent = saved;
+        steps(handler, after);
+      }
+    }
+    indent = outer;
+    tail = after;
+    out.append(indent).append("fi;\n");
   }
 
   @Override
@@ -174,6 +218,10 @@ final class StepWriter implements Step.Visitor<Void> {
     String f = kept ? shape.kept(b) : shape.buf(frame, b);
     List<Alloc> allocs = (kept ? shape.keptAllocs : shape.jobAllocs).get(b);
     StringBuilder a = new StringBuilder("if :: " + f + " == 0 -> assert(BAD_FREE)");
+    long missing = (kept ? shape.keptMissing : shape.jobMissing)[b];
+    if (missing != 0) {
+      a.append(" :: ").append(f).append(" == ").append(missing).append(" -> ").append(f).append(" = 0"); // a null pointer
+    }
     for (int v = 1; v <= allocs.size(); v++) {
       Alloc x = allocs.get(v - 1);
       a.append(" :: ").append(f).append(" == ").append(v).append(" -> ")

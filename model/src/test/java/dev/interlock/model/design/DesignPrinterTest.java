@@ -196,8 +196,8 @@ class DesignPrinterTest {
     Set<String> kinds = new TreeSet<>();
     for (int i = 0; i < 500; i++) {
       Design d = RandomDesigns.design(rnd);
-      d.roles().forEach(r -> Steps.forEach(r.body(), s -> kinds.add(s.getClass().getSimpleName())));
-      d.tasks().forEach(t -> Steps.forEach(t.body(), s -> kinds.add(s.getClass().getSimpleName())));
+      d.roles().forEach(r -> Steps.forEach(r.body(), s -> kinds.add(kind(s))));
+      d.tasks().forEach(t -> Steps.forEach(t.body(), s -> kinds.add(kind(s))));
       if (!d.tasks().isEmpty()) {
         kinds.add("task");
       }
@@ -217,7 +217,18 @@ class DesignPrinterTest {
     }
     assertThat(kinds).as("the random designs cover the language").containsExactlyInAnyOrder("Acquire", "Alloc", "Cpu",
         "Free", "IfFree", "Join", "Kernel", "Lock", "Release", "Signal", "Spawn", "Sync", "SyncStream", "Trim", "Unlock",
-        "Wait", "task", "buffer", "threshold 0", "threshold max", "threshold");
+        "Wait", "task", "buffer", "threshold 0", "threshold max", "threshold", "Alloc on oom ignore", "Alloc on oom",
+        "Alloc on oom nesting");
+  }
+
+  /** The step's class, and for a fallible alloc its on oom (and whether its handler nests a block). */
+  private static String kind(dev.interlock.model.step.Step s) {
+    if (s instanceof Alloc a && a.fallible()) {
+      boolean nests = a.onOom().steps().stream().anyMatch(x -> !Steps.nested(x).isEmpty());
+      return nests ? "Alloc on oom nesting" : a.lines().get(1).equals("on oom ignore") ? "Alloc on oom ignore"
+          : "Alloc on oom";
+    }
+    return s.getClass().getSimpleName();
   }
 
   @Test

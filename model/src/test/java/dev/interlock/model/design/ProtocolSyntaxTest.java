@@ -302,7 +302,7 @@ class ProtocolSyntaxTest {
     Random rnd = new Random(seed);
     List<String> extra = List.of("  spawn prep_msm", "  spawn finalize", "  join finalize", "  wait other", "  signal other",
         "  alloc d_bc 4GiB keep", "  alloc d_bc 8GiB", "  alloc d_a 1GiB", "  free d_a", "  if free < 2GiB", "  else",
-        "  end", "task extra", "buffer big 12GiB", "pool threshold 0B", "task prep_msm", "  sync stream");
+        "  end", "task extra", "buffer big 12GiB", "pool threshold 0B", "task prep_msm", "  sync stream", "  on oom ignore", "  on oom", "  on", "  on oom now");
     List<String> base = CUZK.lines().toList();
     int parsed = 0;
     for (int i = 0; i < 20_000; i++) {

@@ -8,6 +8,7 @@ import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
@@ -27,7 +28,8 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Valid random designs with every construct of the language, for the printer's round trip: tasks
+ * Valid random designs with every construct of the language ({@code on oom} handlers nesting if blocks and the
+ * reverse included), for the printer's round trip: tasks
  * spawn only tasks declared after them (so none can spawn itself), kept names always have one
  * size, device buffers are never allocated, and a body that waits for an event signals it too.
  */
@@ -103,10 +105,11 @@ final class RandomDesigns {
           }
           return rnd.nextBoolean() ? new Acquire("s0", 1 + rnd.nextInt(3)) : new Release("s0", 1 + rnd.nextInt(3));
         case 3:
-          return new Alloc(pick(BUFFERS), 1 + rnd.nextInt(1 << 20) * (long) rnd.nextInt(4096), rnd.nextBoolean());
+          return onOom(new Alloc(pick(BUFFERS), 1 + rnd.nextInt(1 << 20) * (long) rnd.nextInt(4096), rnd.nextBoolean()),
+              firstTask, depth);
         case 4: {
           int k = rnd.nextInt(KEPT.size());
-          return new Alloc(KEPT.get(k), (k + 1) * Sizes.GIB, rnd.nextBoolean(), true);
+          return onOom(new Alloc(KEPT.get(k), (k + 1) * Sizes.GIB, rnd.nextBoolean(), true), firstTask, depth);
         }
         case 5:
           return new Free(rnd.nextBoolean() ? pick(BUFFERS) : pick(KEPT));
@@ -152,6 +155,21 @@ final class RandomDesigns {
           return new IfFree(rnd.nextBoolean(), 1 + rnd.nextInt(16) * Sizes.GIB, then, otherwise);
         }
       }
+    }
+
+    /** Alloc a, its failure unhandled, ignored, or handled by up to two steps (nesting while depth allows). */
+    private Alloc onOom(Alloc a, int firstTask, int depth) {
+      return switch (rnd.nextInt(3)) {
+        case 0 -> a;
+        case 1 -> a.withOnOom(OnOom.IGNORE);
+        default -> {
+          List<Step> handler = new ArrayList<>();
+          for (int n = depth < 2 ? rnd.nextInt(3) : 0; n > 0; n--) {
+            handler.add(step(firstTask, depth + 1));
+          }
+          yield a.withOnOom(new OnOom.Handle(handler));
+        }
+      };
     }
 
     private String pick(List<String> names) {

@@ -97,7 +97,14 @@ class StepParserTest {
     assertAt(error("if free >= 4GiB"), 1,
         "'if' opens a block of lines (if free ..., else, end) and cannot be read as a single step");
     assertAt(error("  else"), 3, "'else' belongs to an if block and cannot be read as a single step");
-    assertAt(error("end"), 1, "'end' belongs to an if block and cannot be read as a single step");
+    assertAt(error("end"), 1, "'end' belongs to an if block or an on oom handler and cannot be read as a single step");
+  }
+
+  @Test
+  void anOnOomLineIsNoSingleStep() {
+    assertAt(error("on oom ignore"), 1, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
+    assertAt(error("  on oom"), 3, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
+    assertAt(error("on"), 1, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
   }
 
   @Test

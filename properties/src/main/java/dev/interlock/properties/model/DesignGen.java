@@ -14,6 +14,7 @@ import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
@@ -37,7 +38,8 @@ import java.util.Optional;
  * and the real-engine constructs: a pool threshold (0, 1GiB or max), sometimes a device buffer
  * {@code d0}, a kept buffer {@code k0}, {@code if free} blocks, {@code sync stream}, and a task
  * {@code t0} that roles spawn and join, with an event {@code e0} it or the role signals and the
- * role waits for.
+ * role waits for; and fallible allocations ({@code on oom ignore}, handlers that fall back under a lock or after
+ * blocks of their own), sized near the vram line so that they fail.
  *
  * <p>Small on purpose: every generated design is exhaustively checkable in milliseconds, and the
  * vocabulary reaches every verdict (OOM, SWALLOWED_OOM, DEADLOCK, LEAK, USE_AFTER_FREE, BAD_FREE,
@@ -54,15 +56,26 @@ public final class DesignGen {
 
   private DesignGen() {}
 
-  /** The generator. */
+  /** The generator: the whole vocabulary, fallible allocations ({@code on oom}) included. */
   public static Gen<Design> designs() {
-    return DesignGen::design;
+    return s -> design(s, true);
   }
 
-  /** What one design's bodies may use beyond the base vocabulary. */
-  private record Extras(boolean task, boolean device, long keptBytes, boolean keptAsync) {}
+  /**
+   * Designs without {@code on oom}, for properties that run the reference engine, which does not run fallible
+   * allocations yet; from a seed, exactly the designs this generator made before {@code on oom} existed.
+   */
+  public static Gen<Design> engineDesigns() {
+    return s -> design(s, false);
+  }
 
-  private static Design design(Source s) {
+  /**
+   * What one design's bodies may use beyond the base vocabulary; {@code onOom}: fallible allocations, whose sizes
+   * are drawn near {@code vram} so that they really fail.
+   */
+  private record Extras(boolean task, boolean device, long keptBytes, boolean keptAsync, boolean onOom, long vram) {}
+
+  private static Design design(Source s, boolean onOom) {
     long vram = (2 + s.choose(6)) * Sizes.GIB;
     int permits = s.chance(1, 8) ? 0 : 1 + s.choose(2);
     int roles = 1 + s.choose(2);
@@ -71,12 +84,12 @@ public final class DesignGen {
       case 1 -> Design.THRESHOLD_MAX;
       default -> 0;
     };
-    Extras x = new Extras(s.chance(1, 3), s.chance(1, 4), (1 + s.choose(1)) * Sizes.GIB, s.chance(1, 2));
+    Extras x = new Extras(s.chance(1, 3), s.chance(1, 4), (1 + s.choose(1)) * Sizes.GIB, s.chance(1, 2), onOom, vram);
     List<ResidentBuffer> device = x.device() ? List.of(new ResidentBuffer(DEVICE, Sizes.GIB)) : List.of();
     List<Task> tasks = new ArrayList<>();
     if (x.task()) {
       List<Step> body = new ArrayList<>();
-      block(s, body, new ArrayList<>(), 1, new Extras(false, x.device(), x.keptBytes(), x.keptAsync()));
+      block(s, body, new ArrayList<>(), 1, new Extras(false, x.device(), x.keptBytes(), x.keptAsync(), onOom, vram));
       if (s.chance(2, 3)) {
         body.add(s.choose(1) == 0 ? body.size() : 0, new Signal(EVENT));
       }
@@ -106,6 +119,8 @@ public final class DesignGen {
         out.add(new Signal(w.event()));
       } else if (st instanceof IfFree f) {
         out.add(new IfFree(f.atLeast(), f.bytes(), replaceWaits(f.then()), replaceWaits(f.otherwise())));
+      } else if (st instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
+        out.add(a.withOnOom(new OnOom.Handle(replaceWaits(h.steps()))));
       } else {
         out.add(st);
       }
@@ -158,7 +173,8 @@ public final class DesignGen {
           return;
         }
         String b = free.get(s.choose(free.size() - 1));
-        body.add(new Alloc(b, (1 + s.choose(3)) * Sizes.GIB, s.chance(1, 2)));
+        Alloc a = new Alloc(b, (1 + s.choose(3)) * Sizes.GIB, s.chance(1, 2));
+        body.add(x.onOom() && s.chance(1, 3) ? fallible(s, a, live, depth, x) : a);
         List<String> inside = new ArrayList<>(live);
         inside.add(b);
         inner(s, body, inside, depth, x);
@@ -197,11 +213,69 @@ public final class DesignGen {
         body.add(s.chance(1, 2) ? new Join(TASK) : new Wait(EVENT));
       }
       case 2 -> {
-        body.add(new Alloc(KEPT, x.keptBytes(), x.keptAsync(), true));
+        Alloc k = new Alloc(KEPT, x.keptBytes(), x.keptAsync(), true);
+        if (x.onOom() && s.chance(1, 3)) {
+          // one size per kept name: the handler cannot fall back to a smaller k0, it works without it
+          List<Step> handler = new ArrayList<>();
+          inner(s, handler, live, Math.max(depth, 1), x);
+          k = k.withOnOom(s.chance(1, 2) ? OnOom.IGNORE : new OnOom.Handle(handler));
+        }
+        body.add(k);
         body.add(new Kernel("k", x.device() && s.chance(1, 2) ? List.of(KEPT, DEVICE) : List.of(KEPT)));
       }
       default -> body.add(new SyncStream());
     }
+  }
+
+  /**
+   * Alloc a made fallible, mostly at a size near the vram line (so that it fails beside other buffers, or always):
+   * {@code on oom ignore}, or a handler that falls back to a 1GiB buffer (under a mutex, or after blocks that may lock,
+   * allocate and free), or one that only works and leaves the buffer missing for the steps after the block.
+   */
+  private static Alloc fallible(Source s, Alloc a, List<String> live, int depth, Extras x) {
+    long gib = x.vram() / Sizes.GIB;
+    long bytes = switch (s.choose(3)) {
+      case 0 -> (gib - 1) * Sizes.GIB;
+      case 1 -> Math.max(1, gib / 2) * Sizes.GIB;
+      case 2 -> (gib + 1) * Sizes.GIB;
+      default -> a.bytes();
+    };
+    Alloc sized = new Alloc(a.buffer(), bytes, a.async(), a.keep());
+    if (s.chance(1, 3)) {
+      return sized.withOnOom(OnOom.IGNORE);
+    }
+    List<Step> handler = new ArrayList<>();
+    Alloc fallback = new Alloc(a.buffer(), Sizes.GIB, s.chance(1, 2));
+    if (s.chance(1, 4)) {
+      fallback = fallback.withOnOom(OnOom.IGNORE);
+    }
+    switch (s.choose(3)) {
+      case 0 -> {
+        String m = MUTEXES.get(s.choose(1));
+        handler.add(new Lock(m));
+        handler.add(fallback);
+        handler.add(new Unlock(m));
+      }
+      case 1 -> {
+        inner(s, handler, live, depth, x);
+        handler.add(fallback);
+      }
+      case 2 -> {
+        // make room first: work in a buffer of its own, freed again, then the fallback
+        List<String> others = new ArrayList<>(BUFFERS);
+        others.remove(a.buffer());
+        others.removeAll(live);
+        if (!others.isEmpty()) {
+          handler.add(new Alloc(others.get(0), Sizes.GIB, s.chance(1, 2)));
+          handler.add(new Kernel("k", List.of(others.get(0))));
+          handler.add(new Free(others.get(0)));
+        }
+        handler.add(s.chance(1, 2) ? new Trim() : new Sync());
+        handler.add(fallback);
+      }
+      default -> inner(s, handler, live, depth, x);
+    }
+    return sized.withOnOom(new OnOom.Handle(handler));
   }
 
   private static void inner(Source s, List<Step> body, List<String> live, int depth, Extras x) {
@@ -221,6 +295,11 @@ public final class DesignGen {
   }
 
   private static Step single(Source s, Extras x) {
+    Step one = singleStep(s, x);
+    return one instanceof Alloc a && x.onOom() && s.chance(1, 4) ? a.withOnOom(OnOom.IGNORE) : one;
+  }
+
+  private static Step singleStep(Source s, Extras x) {
     return switch (s.choose(10)) {
       case 0 -> new Cpu("c", s.chance(1, 4) ? Optional.of(Duration.ofMillis(1 + s.choose(999))) : Optional.empty());
       case 1 -> new Kernel("k", s.chance(1, 2) ? List.of(BUFFERS.get(s.choose(1))) : List.of());
