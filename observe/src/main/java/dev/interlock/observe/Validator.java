@@ -64,6 +64,10 @@ public final class Validator {
   private int matched;
 
   private final Map<Integer, Allocating> allocating = new HashMap<>();
+  /** Lines for the verdict: each allocation that ran out of memory where the design handles or ignores it. */
+  private final List<String> failures = new ArrayList<>();
+  /** Per design thread, its buffers missing after an ignored failure, with their line in {@link #failures}. */
+  private final Map<Integer, Map<String, Integer>> missing = new HashMap<>();
   private final Map<Integer, Freeing> freeing = new HashMap<>();
 
   /**
@@ -134,7 +138,7 @@ public final class Validator {
     for (int t : threadOf.values()) {
       advance(t);
     }
-    Validation v = new Validation.Conforms(matched, threadOf.size(), 0);
+    Validation v = new Validation.Conforms(matched, threadOf.size(), 0, failures);
     Outcome end = model.allFinished(state) ? new Outcome.Completed()
         : new Outcome.Stopped(v.summary() + "; the capture ends before the design does");
     return new Validated(v, recorder.finish(designSource, Optional.empty(), end));
@@ -162,6 +166,11 @@ public final class Validator {
     return names.object(obj);
   }
 
+  /** Whether the mapping leaves out capture object {@code obj} ({@code ignore mutex NAME}), by the object or its name. */
+  private boolean ignoredObject(String obj) {
+    return map.ignoresObject(obj) || map.ignoresObject(resolve(obj));
+  }
+
   private boolean designObject(String name) {
     return original.mutexIndex(name) >= 0 || original.semaphoreIndex(name) >= 0;
   }
@@ -169,10 +178,10 @@ public final class Validator {
   /** Whether {@code e} can tell which design thread its OS thread is: the design names what it touches. */
   private boolean assigning(CaptureEvent e) {
     if (e instanceof CaptureEvent.Acquire a) {
-      return a.taken() && designObject(resolve(a.obj()));
+      return a.taken() && designObject(resolve(a.obj())) && !ignoredObject(a.obj());
     }
     if (e instanceof CaptureEvent.Release r) {
-      return designObject(resolve(r.obj()));
+      return designObject(resolve(r.obj())) && !ignoredObject(r.obj());
     }
     if (e instanceof CaptureEvent.RangePush p) {
       return intervalNames().contains(p.name());
@@ -348,6 +357,9 @@ public final class Validator {
 
   /** Whether thread t's next step can be seen in the capture from state s. */
   private boolean observable(int t, Step s) {
+    if (freesMissing(t, s)) {
+      return false;
+    }
     if (s instanceof Alloc a && a.keep() && model.view(state, t).buffers().containsKey(a.buffer())) {
       return false;
     }
@@ -463,13 +475,25 @@ public final class Validator {
       }
     }
     long[] out = new long[model.width()];
+    Optional<Phase> stepPhase = model.nextPhase(state, t);
     int code = model.step(state, t, out);
     boolean realOom = e instanceof CaptureEvent.Alloc a && a.outOfMemory();
+    if (step instanceof Alloc d && d.fallible()) {
+      boolean modelFails = stepPhase.orElse(null) == Phase.OOM;
+      if (realOom && modelFails) {
+        return failedAsDesigned(e, t, d, out);
+      }
+      if (!realOom && modelFails) {
+        return diverge(e, who + " succeeded, but the design runs out of memory at '" + step.text() + "' (" + where(t, step)
+            + ") and takes its on oom: " + model.explain(state, t, ViolationKind.OOM));
+      }
+    }
     if (code == Model.MOVED) {
       if (realOom) {
         return diverge(e, who + " ran out of memory, but the design has room for '" + step.text() + "' (" + where(t, step)
             + "): used " + Sizes.format(model.used(state)) + " of " + Sizes.format(model.design().vram()));
       }
+      noteMissing(t, step);
       recorder.record(state, t, out);
       state = out;
       matched++;
@@ -486,7 +510,7 @@ public final class Validator {
       matched++;
       recorder.record(state, t, out);
       oom = new Outcome.Violated(new Violation(kind, model.explain(state, t, kind)));
-      return new Validation.Conforms(matched, threadOf.size(), e.line());
+      return new Validation.Conforms(matched, threadOf.size(), e.line(), failures);
     }
     if (kind == ViolationKind.OOM) {
       return diverge(e, who + " succeeded, but the design runs out of memory at '" + step.text() + "' (" + where(t, step)
@@ -494,6 +518,55 @@ public final class Validator {
     }
     return diverge(e, who + "; the design fails at '" + step.text() + "' (" + where(t, step) + ") with " + kind + ": "
         + model.explain(state, t, kind));
+  }
+
+  /**
+   * A real out-of-memory at an allocation whose failure the design handles or ignores, where the model runs out of memory
+   * too: the transition of phase oom (to the handler, or on without the buffer), and a line for the verdict.
+   */
+  private Validation failedAsDesigned(CaptureEvent e, int t, Alloc d, long[] out) {
+    boolean ignored = d.onOom() instanceof dev.interlock.model.step.OnOom.Ignore;
+    recorder.record(state, t, out);
+    state = out;
+    matched++;
+    String line = capture.source() + ":" + e.line() + ": " + model.threadName(t) + " '" + d.text() + "' (" + where(t, d)
+        + ") ran out of memory, " + (ignored ? "ignored (on oom ignore)" : "handled (on oom)");
+    failures.add(line);
+    if (ignored) {
+      missing.computeIfAbsent(t, k -> new LinkedHashMap<>()).put(d.buffer(), failures.size() - 1);
+    }
+    advance(t);
+    return null;
+  }
+
+  /** Notes a step thread t takes from the current state while a buffer of its ignored failure is missing. */
+  private void noteMissing(int t, Step s) {
+    Map<String, Integer> m = missing.get(t);
+    if (m == null || m.isEmpty()) {
+      return;
+    }
+    List<String> users = s instanceof dev.interlock.model.step.Kernel && model.nextPhase(state, t).orElse(null) == Phase.BEGIN
+        ? model.missingUses(state, t) : List.of();
+    for (String b : users) {
+      Integer i = m.get(b);
+      if (i != null) {
+        failures.set(i, failures.get(i) + (failures.get(i).contains(" ran without ") ? ", " : "; ran without " + b + ": ")
+            + "'" + s.text() + "' (" + where(t, s) + ")");
+      }
+    }
+    if (s instanceof Free f && m.containsKey(f.buffer()) || s instanceof Alloc a && m.containsKey(a.buffer())) {
+      String b = s instanceof Free f ? f.buffer() : ((Alloc) s).buffer();
+      int i = m.remove(b);
+      if (s instanceof Free) {
+        failures.set(i, failures.get(i) + (failures.get(i).contains(" ran without ") ? ", " : "; ran without " + b + ": ")
+            + "'" + s.text() + "' (" + where(t, s) + ", frees nothing)");
+      }
+    }
+  }
+
+  /** Whether {@code s} frees a buffer of thread t whose allocation failed and was ignored: nothing shows in the capture. */
+  private boolean freesMissing(int t, Step s) {
+    return s instanceof Free f && missing.getOrDefault(t, Map.of()).containsKey(f.buffer());
   }
 
   private Validation diverge(CaptureEvent e, String message) {
@@ -702,9 +775,11 @@ public final class Validator {
     long[] out = new long[model.width()];
     for (Optional<Step> next = model.nextStep(state, t); next.isPresent() && !observable(t, next.get());
         next = model.nextStep(state, t)) {
+      Step taking = next.get();
       if (model.step(state, t, out) != Model.MOVED) {
         return;
       }
+      noteMissing(t, taking);
       recorder.record(state, t, out);
       long[] swap = state;
       state = out;
