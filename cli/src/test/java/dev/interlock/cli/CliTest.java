@@ -633,7 +633,7 @@ class CliTest {
     assertThat(r.out()).isEmpty();
     assertThat(r.errLines()).containsExactly("interlock: " + bad + ":13:" + (line.indexOf("lokc") + 1)
         + ": unknown keyword 'lokc' (expected one of: lock, unlock, acquire, release, alloc, free, trim, sync, kernel, cpu,"
-        + " spawn, join, signal, wait, if, else, end, on);"
+        + " spawn, join, signal, wait, if, else, end, on, choose, or);"
         + " did you mean 'lock'?");
   }
 

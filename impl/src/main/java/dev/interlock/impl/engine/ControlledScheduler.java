@@ -49,6 +49,8 @@ public final class ControlledScheduler implements StepGate {
     Step step;
     Optional<Phase> phase = Optional.empty();
     boolean granted;
+    /** The path a grant chose for the thread's {@code choose} step. */
+    Phase path = Phase.THEN;
 
     Slot(String name) {
       this.name = name;
@@ -96,6 +98,16 @@ public final class ControlledScheduler implements StepGate {
     try {
       Slot s = mine();
       park(State.BLOCKED, s.step, s.phase);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Phase path() {
+    lock.lock();
+    try {
+      return mine().path;
     } finally {
       lock.unlock();
     }
@@ -246,8 +258,19 @@ public final class ControlledScheduler implements StepGate {
     }
   }
 
-  /** Lets {@code thread} take its step and waits for what happened. */
+  /** Lets {@code thread} take its step and waits for what happened; at a {@code choose}, its first path. */
   public Result grant(String thread) {
+    return grant(thread, Phase.THEN);
+  }
+
+  /**
+   * Lets {@code thread} take its step, at a {@code choose} the path {@code path} ({@link Phase#THEN} or
+   * {@link Phase#ELSE}), and waits for what happened.
+   */
+  public Result grant(String thread, Phase path) {
+    if (path != Phase.THEN && path != Phase.ELSE) {
+      throw new IllegalArgumentException("a choose takes the then or the else path, not " + path);
+    }
     lock.lock();
     try {
       awaitQuiescent();
@@ -259,6 +282,7 @@ public final class ControlledScheduler implements StepGate {
         throw new IllegalArgumentException(thread + " is not waiting for a grant");
       }
       s.granted = true;
+      s.path = path;
       changed.signalAll();
       while (s.granted && !ended) {
         changed.awaitUninterruptibly();

@@ -199,6 +199,11 @@ public final class LockHolds {
     }
 
     @Override
+    public Optional<Use> choose(dev.interlock.model.step.Choose s) {
+      return Optional.empty();
+    }
+
+    @Override
     public Optional<Use> spawn(Spawn s) {
       return Optional.empty();
     }

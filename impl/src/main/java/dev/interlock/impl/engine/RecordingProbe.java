@@ -20,6 +20,7 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Join;
@@ -150,6 +151,23 @@ public final class RecordingProbe implements Probe {
         endingBody = true;
       }
       return then;
+    });
+  }
+
+  /**
+   * A {@code choose} step: one transition, whose path the gate decides ({@link StepGate#path}: a replay's trace, a
+   * random schedule's chooser, or at random in free runs); its event has the path as its phase ({@link Phase#THEN}
+   * for the first, {@link Phase#ELSE} for the one after {@code or}). Returns whether the first path runs. With
+   * {@code lastOfBody}, as for {@link #ifFree}.
+   */
+  public boolean choose(Choose step, boolean lastOfBody) {
+    return transition(step, Optional.empty(), () -> {
+      boolean first = gate.path() == Phase.THEN;
+      branch = first ? Phase.THEN : Phase.ELSE;
+      if (lastOfBody && (first ? step.first() : step.second()).isEmpty()) {
+        endingBody = true;
+      }
+      return first;
     });
   }
 
@@ -289,7 +307,7 @@ public final class RecordingProbe implements Probe {
       throw e;
     }
     Optional<Phase> recorded = branch != null ? Optional.of(branch) : phase;
-    Optional<Long> free = branch != null ? Optional.of(freeRead) : Optional.empty();
+    Optional<Long> free = branch != null && step instanceof IfFree ? Optional.of(freeRead) : Optional.empty();
     branch = null;
     if (!endingBody || scope == null) {
       endingBody = false;
@@ -376,6 +394,11 @@ public final class RecordingProbe implements Probe {
 
     @Override
     public Boolean ifFree(IfFree s) {
+      return true;
+    }
+
+    @Override
+    public Boolean choose(Choose s) {
       return true;
     }
 

@@ -8,6 +8,7 @@ import dev.interlock.model.design.Role;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
@@ -62,7 +63,8 @@ public final class Scheduled {
         return new ReplayResult.Diverged(i, ts.thread() + " is at '" + at.text() + "'" + sched.phaseOf(ts.thread()).map(p -> " (" + p.label() + ")").orElse("")
             + ", the trace has '" + ts.step().text() + "'" + ts.phase().map(p -> " (" + p.label() + ")").orElse(""));
       }
-      ControlledScheduler.Result r = sched.grant(ts.thread());
+      ControlledScheduler.Result r = sched.grant(ts.thread(), at instanceof Choose && ts.phase().equals(Optional.of(Phase.ELSE))
+          ? Phase.ELSE : Phase.THEN);
       switch (r) {
         case BLOCKED:
           return new ReplayResult.Diverged(i, ts.thread() + " blocks at '" + ts.step().text() + "' on the engine");
@@ -88,12 +90,12 @@ public final class Scheduled {
 
   /**
    * Whether a thread waiting at step {@code at} (phase {@code phase} at the gate) is where trace step
-   * {@code ts} has it: the same step and phase. An {@code if free} step is compared by its first line,
-   * which is all a trace holds of it, and its branch only once it has read the device.
+   * {@code ts} has it: the same step and phase. An {@code if free} or {@code choose} step is compared by its first
+   * line, which is all a trace holds of it, and its branch only once it has read the device or been granted a path.
    */
   private static boolean samePosition(TraceStep ts, Step at, Optional<Phase> phase) {
-    if (at instanceof IfFree) {
-      return ts.step() instanceof IfFree && ts.step().text().equals(at.text());
+    if (at instanceof IfFree || at instanceof Choose) {
+      return ts.step().getClass() == at.getClass() && ts.step().text().equals(at.text());
     }
     return ts.step().equals(at) && ts.phase().equals(phase);
   }
@@ -158,7 +160,7 @@ public final class Scheduled {
 
   /**
    * Runs the engine on a random schedule: at each point {@code chooser} picks one of the threads
-   * that are waiting and not known to be blocked; a thread that blocks is known blocked until some
+   * that are waiting and not known to be blocked (and, at a {@code choose}, its path); a thread that blocks is known blocked until some
    * thread moves. When every unfinished thread is known blocked, the run is a deadlock.
    */
   public static RandomRun random(Design design, String source, Device device, Function<Role, Pipeline> pipelines, Schedules.Chooser chooser) {
@@ -179,7 +181,7 @@ public final class Scheduled {
       }
       String t = candidates.get(chooser.choose(candidates.size()));
       Step step = sched.stepOf(t);
-      ControlledScheduler.Result r = sched.grant(t);
+      ControlledScheduler.Result r = sched.grant(t, step instanceof Choose && chooser.choose(2) == 1 ? Phase.ELSE : Phase.THEN);
       if (r == ControlledScheduler.Result.BLOCKED) {
         knownBlocked.add(t);
         blocked.add(new BlockedAttempt(run.log().size(), t, step));

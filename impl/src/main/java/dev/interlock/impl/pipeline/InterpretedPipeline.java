@@ -19,6 +19,7 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Join;
@@ -307,6 +308,18 @@ public final class InterpretedPipeline implements ScopedPipeline {
         run(s.then(), at + 1, tail);
       } else {
         run(s.otherwise(), at + 1 + Steps.flatten(s.then()).size(), tail);
+      }
+      return null;
+    }
+
+    @Override
+    public Void choose(Choose s) {
+      int at = site;
+      boolean tail = last;
+      if (probe.choose(s, tail)) {
+        run(s.first(), at + 1, tail);
+      } else {
+        run(s.second(), at + 1 + Steps.flatten(s.first()).size(), tail);
       }
       return null;
     }

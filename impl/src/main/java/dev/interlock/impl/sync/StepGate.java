@@ -33,6 +33,15 @@ public interface StepGate {
     throw new IllegalStateException("blocked() needs a controlled gate");
   }
 
+  /**
+   * Which path the calling thread takes at the {@code choose} step it has just been let through ({@link #before}):
+   * {@link Phase#THEN} for the first, {@link Phase#ELSE} for the one after {@code or}. A scheduler decides it with the
+   * grant (a replay as its trace says); free runs choose at random, as nothing the design models decides it.
+   */
+  default Phase path() {
+    return java.util.concurrent.ThreadLocalRandom.current().nextBoolean() ? Phase.THEN : Phase.ELSE;
+  }
+
   /** The calling thread's last transition failed with {@code v}. */
   default void failed(Violation v) {}
 

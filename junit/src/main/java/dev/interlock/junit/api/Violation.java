@@ -7,6 +7,11 @@ package dev.interlock.junit.api;
 public enum Violation {
   /** Live bytes of all threads plus a request exceed the device memory. */
   OOM,
+  /**
+   * An allocation failed and the design ignores the failure ({@code on oom ignore}): the job computes its result
+   * without the buffer, and nothing fails.
+   */
+  SWALLOWED_OOM,
   /** Some thread is unfinished and can never move. */
   DEADLOCK,
   /** A job ends with a live buffer of its thread, or an alloc overwrites a live buffer. */

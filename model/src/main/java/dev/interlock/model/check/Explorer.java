@@ -218,7 +218,7 @@ public final class Explorer {
       }
       boolean moved = false;
       boolean unfinished = false;
-      for (int t = 0; t < model.threads(); t++) {
+      for (int t = 0; t < model.moves(); t++) {
         if (options.symmetry() && model.symmetricToEarlier(s, t)) {
           continue;
         }
@@ -240,7 +240,7 @@ public final class Explorer {
         successor(cur);
       }
       if (unfinished && !moved) {
-        offers.add(new Candidate(cur, -1, ViolationKind.DEADLOCK, depth, order(cur, model.threads())));
+        offers.add(new Candidate(cur, -1, ViolationKind.DEADLOCK, depth, order(cur, model.moves())));
       }
     }
 
@@ -312,7 +312,7 @@ public final class Explorer {
 
   /** The generation order of thread t's transition from state cur (t = threads: the deadlock check after them). */
   private long order(int cur, int t) {
-    return (long) cur * (model.threads() + 1) + t;
+    return (long) cur * (model.moves() + 1) + t;
   }
 
   private Exploration run() {
@@ -528,7 +528,7 @@ public final class Explorer {
       store.load(path.get(k), packed);
       packer.unpack(packed, next);
       boolean found = false;
-      for (int t = 0; t < model.threads() && !found; t++) {
+      for (int t = 0; t < model.moves() && !found; t++) {
         if (model.step(cur, t, out) != Model.MOVED) {
           continue;
         }

@@ -39,7 +39,7 @@ public final class Schedules {
 
   /** Runs one schedule; records its transitions when {@code rec} is not null (random schedules skip that, for speed). */
   private static End walk(Model model, Chooser chooser, TraceRecorder rec) {
-    int n = model.threads();
+    int n = model.moves();
     long[] s = model.initial();
     long[][] outs = new long[n][s.length];
     int[] codes = new int[n];

@@ -4,6 +4,7 @@ import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Join;
@@ -62,7 +63,8 @@ import java.util.regex.Pattern;
  *
  * <p>An {@code if free} block's lines ({@code if}, {@code else}, {@code end}) stand at the body's
  * indentation like its other steps; indentation is not significant inside a body. So do an alloc's failure lines,
- * right after its line: {@code on oom ignore}, or {@code on oom}, the handler's steps, and {@code end}.
+ * right after its line: {@code on oom ignore}, or {@code on oom}, the handler's steps, and {@code end}; and a
+ * {@code choose} block's ({@code choose}, {@code or}, {@code end}).
  */
 public final class DesignParser {
   /** The file name errors of {@link #step(String)} are reported under. */
@@ -71,7 +73,7 @@ public final class DesignParser {
   private static final List<String> TOP_KEYWORDS =
       List.of("design", "vram", "mutex", "semaphore", "role", "pool", "buffer", "task");
   private static final List<String> STEP_KEYWORDS = List.of("lock", "unlock", "acquire", "release", "alloc", "free",
-      "trim", "sync", "kernel", "cpu", "spawn", "join", "signal", "wait", "if", "else", "end", "on");
+      "trim", "sync", "kernel", "cpu", "spawn", "join", "signal", "wait", "if", "else", "end", "on", "choose", "or");
 
   /** A zero size with a unit, e.g. {@code 0B}: no buffer has it, but a pool threshold may. */
   private static final Pattern ZERO_SIZE = Pattern.compile("0+(?:\\.0+)?([A-Za-z]+)");
@@ -130,8 +132,10 @@ public final class DesignParser {
     final Token keyword;
     final boolean atLeast;
     final long bytes;
-    /** For an {@code on oom} handler: the alloc it handles (its steps go to {@link #then}); null for an {@code if}. */
+    /** For an {@code on oom} handler: the alloc it handles (its steps go to {@link #then}); null otherwise. */
     final Alloc handles;
+    /** Whether this is a {@code choose} block ({@code or} opens its second path, kept in {@link #otherwise}). */
+    final boolean choice;
     final List<Step> then = new ArrayList<>();
     final List<Step> otherwise = new ArrayList<>();
     Token elseKeyword;
@@ -141,6 +145,16 @@ public final class DesignParser {
       this.atLeast = atLeast;
       this.bytes = bytes;
       this.handles = null;
+      this.choice = false;
+    }
+
+    /** A {@code choose} block. */
+    OpenIf(Token keyword) {
+      this.keyword = keyword;
+      this.atLeast = false;
+      this.bytes = 0;
+      this.handles = null;
+      this.choice = true;
     }
 
     OpenIf(Token keyword, Alloc handles) {
@@ -148,10 +162,11 @@ public final class DesignParser {
       this.atLeast = false;
       this.bytes = 0;
       this.handles = handles;
+      this.choice = false;
     }
 
     String opener() {
-      return handles == null ? "'if'" : "'on oom'";
+      return handles != null ? "'on oom'" : choice ? "'choose'" : "'if'";
     }
 
     List<Step> branch() {
@@ -619,6 +634,11 @@ public final class DesignParser {
       case "else" -> elseLine(t);
       case "end" -> endLine(t);
       case "on" -> onOom(t, last);
+      case "choose" -> {
+        end(t, 1);
+        current.open.push(new OpenIf(kw));
+      }
+      case "or" -> orLine(t);
       default -> {
         Step s = step(t);
         current.target().add(s);
@@ -696,6 +716,22 @@ public final class DesignParser {
     return new OpenIf(kw, atLeast, bytes);
   }
 
+  /** {@code or}: the second path of the innermost {@code choose}. */
+  private void orLine(List<Token> t) throws DesignException {
+    Token kw = t.get(0);
+    OpenIf open = current.open.peek();
+    if (open == null || !open.choice) {
+      throw error(kw, "'or' without 'choose'" + (open != null && open.handles == null
+          ? " (the 'if' at line " + open.keyword.line + " takes else)" : ""));
+    }
+    if (open.elseKeyword != null) {
+      throw error(kw, "second 'or' for the 'choose' at line " + open.keyword.line
+          + " (first 'or' at line " + open.elseKeyword.line + "; nest a choose for more paths)");
+    }
+    end(t, 1);
+    open.elseKeyword = kw;
+  }
+
   private void elseLine(List<Token> t) throws DesignException {
     Token kw = t.get(0);
     OpenIf open = current.open.peek();
@@ -705,6 +741,9 @@ public final class DesignParser {
     if (open.handles != null) {
       throw error(kw, "'else' inside the 'on oom' handler opened at line " + open.keyword.line
           + " (only if blocks have else)");
+    }
+    if (open.choice) {
+      throw error(kw, "'else' inside the 'choose' opened at line " + open.keyword.line + " (its second path starts with or)");
     }
     if (open.elseKeyword != null) {
       throw error(kw, "second 'else' for the 'if' at line " + open.keyword.line
@@ -717,12 +756,19 @@ public final class DesignParser {
   private void endLine(List<Token> t) throws DesignException {
     Token kw = t.get(0);
     if (current.open.isEmpty()) {
-      throw error(kw, "'end' without 'if' or 'on oom'");
+      throw error(kw, "'end' without 'if', 'choose' or 'on oom'");
     }
     end(t, 1);
     OpenIf open = current.open.pop();
     if (open.handles != null) {
       replaceLast(open.handles, open.handles.withOnOom(new OnOom.Handle(open.then)));
+      return;
+    }
+    if (open.choice) {
+      if (open.elseKeyword == null) {
+        throw error(kw, "'choose' at line " + open.keyword.line + " has no 'or' (a choice needs two paths; either may be empty)");
+      }
+      current.target().add(new Choose(open.then, open.otherwise));
       return;
     }
     current.target().add(new IfFree(open.atLeast, open.bytes, open.then, open.otherwise));
@@ -827,6 +873,9 @@ public final class DesignParser {
         throw error(kw, "'" + kw.text + "' belongs to an if block and cannot be read as a single step");
       case "on":
         throw error(kw, "'on oom' belongs to the alloc line before it and cannot be read as a single step");
+      case "choose":
+      case "or":
+        throw error(kw, "'" + kw.text + "' belongs to a choose block (choose, or, end) and cannot be read as a single step");
       case "kernel":
         return kernel(t);
       case "cpu": {

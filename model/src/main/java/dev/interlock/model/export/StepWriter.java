@@ -237,18 +237,28 @@ final class StepWriter implements Step.Visitor<Void> {
 
   @Override
   public Void ifFree(IfFree s) {
-    site++;
     long u = units.ceil(s.bytes());
     String holds = pool.free() + (s.atLeast() ? " >= " : " < ") + u;
     String fails = pool.free() + (s.atLeast() ? " < " : " >= ") + u;
+    return branches(s.text(), holds, s.then(), fails, s.otherwise());
+  }
+
+  @Override
+  public Void choose(dev.interlock.model.step.Choose s) {
+    return branches(s.text(), "true", s.first(), "true", s.second()); // both enabled: Spin explores both paths
+  }
+
+  /** A two-way Promela {@code if}: the step's one transition, guarded per path, then each path's steps. */
+  private Void branches(String text, String holds, List<Step> then, String fails, List<Step> otherwise) {
+    site++;
     String guard = startGuard;
     String label = startLabel;
     String after = tail;
-    out.append(indent).append(label == null ? "" : label + ": ").append("if /* ").append(s.text()).append(" */\n");
+    out.append(indent).append(label == null ? "" : label + ": ").append("if /* ").append(text).append(" */\n");
     String outer = indent;
     indent = outer + "   ";
     for (int branch = 0; branch < 2; branch++) {
-      List<Step> steps = branch == 0 ? s.then() : s.otherwise();
+      List<Step> steps = branch == 0 ? then : otherwise;
       out.append(outer).append(":: ");
       startGuard = guard;
       startLabel = null;

@@ -73,8 +73,8 @@ final class LocalSystem {
       while (!queue.isEmpty()) {
         int l = queue.poll();
         long[] s = states.get(l);
-        for (int t = 0; t < probe.threads(); t++) {
-          if (probe.roleOf(t) != r) {
+        for (int t = 0; t < probe.moves(); t++) {
+          if (probe.roleOf(probe.threadOf(t)) != r) {
             continue;
           }
           int code = probe.step(s, t, out);

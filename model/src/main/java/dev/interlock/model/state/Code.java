@@ -47,6 +47,7 @@ final class Code {
   static final int OP_JOIN = 13;
   static final int OP_SIGNAL = 14;
   static final int OP_WAIT = 15;
+  static final int OP_CHOOSE = 16;
 
   /** Buffer reference kinds for {@link #ref}: a job's buffer, a kept buffer, a device buffer. */
   static final int JOB = 0;
@@ -71,7 +72,7 @@ final class Code {
   final boolean[] async;
   /** Per pc: the pc after this step (an {@code if}: its then target). */
   final int[] next;
-  /** Per {@code if} pc: the pc of its else branch (or after the block). */
+  /** Per {@code if} or {@code choose} pc: the pc of its else branch or second path (or after the block). */
   final int[] elseTarget;
   final boolean[] atLeast;
   /** Per alloc pc: what a failure does ({@link #ON_OOM_FAIL}, {@link #ON_OOM_IGNORE}, {@link #ON_OOM_HANDLE}). */
@@ -129,6 +130,9 @@ final class Code {
       if (s instanceof IfFree f) {
         next[here] = f.then().isEmpty() ? cont : starts[0];
         elseTarget[here] = f.otherwise().isEmpty() ? cont : starts[1];
+      } else if (s instanceof dev.interlock.model.step.Choose c) {
+        next[here] = c.first().isEmpty() ? cont : starts[0];
+        elseTarget[here] = c.second().isEmpty() ? cont : starts[1];
       } else if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Handle h) {
         oomTarget[here] = h.steps().isEmpty() ? cont : starts[0];
       } else if (s instanceof Alloc a && a.fallible()) {
@@ -236,6 +240,12 @@ final class Code {
         op[pc] = OP_IF;
         amount[pc] = s.bytes();
         atLeast[pc] = s.atLeast();
+        return null;
+      }
+
+      @Override
+      public Void choose(dev.interlock.model.step.Choose s) {
+        op[pc] = OP_CHOOSE;
         return null;
       }
 

@@ -84,6 +84,8 @@ public final class Model {
   private final boolean anySync;
   /** Per state word: how many of its low bits can be set (see {@link #wordBits()}). */
   private final int[] wordBits;
+  /** Whether some body has a {@code choose} step: then each thread has a second move (see {@link #moves}). */
+  private final boolean anyChoice;
 
   public Model(Design design) {
     this.design = design;
@@ -93,10 +95,12 @@ public final class Model {
     design.tasks().forEach(t -> bodies.add(t.body()));
     boolean anyAsync = false;
     boolean syncs = false;
+    boolean choices = false;
     long unit = design.vram();
     for (List<Step> body : bodies) {
       for (Step s : Steps.flatten(body)) {
         syncs |= s instanceof Sync;
+        choices |= s instanceof dev.interlock.model.step.Choose;
         if (s instanceof Interval i) {
           intervalIds.putIfAbsent(i.name(), intervalIds.size());
         }
@@ -114,6 +118,7 @@ public final class Model {
     }
     cacheUnit = anyAsync ? unit : 0;
     anySync = syncs;
+    anyChoice = choices;
     int cacheBits = anyAsync ? Field.bitsFor(design.vram() / unit) : 0;
     intervalNames = List.copyOf(intervalIds.keySet());
     layouts = new WorkerLayout[design.roles().size()];
@@ -193,6 +198,31 @@ public final class Model {
     return threads;
   }
 
+  /**
+   * Number of moves: {@link #threads()}, or twice that when some body has a {@code choose} step. Move m is thread
+   * {@code m % threads()}'s transition: its only one for m below threads(), else the second path of a {@code choose}
+   * it is at (for a thread at any other step, that move does not exist: {@link #step} answers FINISHED). Everything
+   * that takes a thread index also takes a move; the search enumerates moves, so both paths of a choice are explored.
+   */
+  public int moves() {
+    return anyChoice ? 2 * threads : threads;
+  }
+
+  /** The thread of move m. */
+  public int threadOf(int m) {
+    return m >= threads ? m - threads : m;
+  }
+
+  /**
+   * The move by which thread t takes its next step from s with phase p: the second path's move when that step is a
+   * {@code choose} and p is ELSE, else t. How a replay of a recorded transition picks the path it records.
+   */
+  public int moveOf(long[] s, int t, Optional<Phase> p) {
+    boolean second = p.isPresent() && p.get() == Phase.ELSE
+        && nextStep(s, t).filter(dev.interlock.model.step.Choose.class::isInstance).isPresent();
+    return second ? t + threads : t;
+  }
+
   /** Length of a state array. */
   public int width() {
     return width;
@@ -256,7 +286,8 @@ public final class Model {
   }
 
   /** The name of thread t: {@code role#i}, or {@code role#i/TASK@J[.k]} for a task thread. */
-  public String threadName(int t) {
+  public String threadName(int move) {
+    int t = threadOf(move);
     int w = workerOfThread[t];
     int r = workerRole[w];
     String roleThread = design.roles().get(r).name() + "#" + (w - roleStart[r]);
@@ -395,8 +426,9 @@ public final class Model {
     return unfinished;
   }
 
-  /** The step thread t takes next, empty when it has finished or is a task thread that is not running. */
-  public Optional<Step> nextStep(long[] s, int t) {
+  /** The step thread t (or move t) takes next, empty when it has finished or is a task thread that is not running. */
+  public Optional<Step> nextStep(long[] s, int move) {
+    int t = threadOf(move);
     if (done(s, t)) {
       return Optional.empty();
     }
@@ -405,11 +437,16 @@ public final class Model {
   }
 
   /**
-   * The phase of thread t's next transition: begin or end of an interval, the branch an {@code if free} takes from s,
-   * oom for an allocation with {@code on oom} that fails from s, or empty for other steps.
+   * The phase of move m's next transition: begin or end of an interval, the branch an {@code if free} takes from s,
+   * the path of a {@code choose} (then for the move below {@link #threads()}, else for the other), oom for an
+   * allocation with {@code on oom} that fails from s, or empty for other steps.
    */
-  public Optional<Phase> nextPhase(long[] s, int t) {
+  public Optional<Phase> nextPhase(long[] s, int move) {
+    int t = threadOf(move);
     Optional<Step> next = nextStep(s, t);
+    if (next.isPresent() && next.get() instanceof dev.interlock.model.step.Choose) {
+      return Optional.of(move == t ? Phase.THEN : Phase.ELSE);
+    }
     if (next.isPresent() && next.get() instanceof IfFree f) {
       return Optional.of(f.holds(free(s)) ? Phase.THEN : Phase.ELSE);
     }
@@ -459,14 +496,16 @@ public final class Model {
   }
 
   /**
-   * Computes thread t's transition from state s.
+   * Computes move m's transition from state s: thread {@code threadOf(m)}'s step, the second path of its
+   * {@code choose} for a move at or above {@link #threads()} (see {@link #moves}).
    *
    * @return {@link #MOVED} with the next state in {@code out}, {@link #BLOCKED}, {@link #FINISHED},
    *     or a violation code (see {@link #violation(int)}); for a violation {@code out} holds the
    *     state the device is left in (after the failed call for OOM, which still moves the pool's
    *     cache; unchanged for other failed calls; post-step for a leak at job end)
    */
-  public int step(long[] s, int t, long[] out) {
+  public int step(long[] s, int move, long[] out) {
+    int t = threadOf(move);
     WorkerLayout l = layout(t);
     int base = baseOf(t);
     int p = posOfThread[t];
@@ -477,6 +516,9 @@ public final class Model {
     int frame = p == 0 ? l.mainFrame(s, base) : x.frame;
     Code c = x.code;
     int pc = (int) x.pc.get(s, base);
+    if (move != t && c.op[pc] != Code.OP_CHOOSE) {
+      return FINISHED; // a second path exists only at a choose
+    }
     System.arraycopy(s, 0, out, 0, s.length);
     switch (c.op[pc]) {
       case Code.OP_LOCK -> {
@@ -610,6 +652,9 @@ public final class Model {
       case Code.OP_IF -> {
         boolean then = c.atLeast[pc] ? free(s) >= c.amount[pc] : free(s) < c.amount[pc];
         return advance(t, out, then ? c.next[pc] : c.elseTarget[pc]);
+      }
+      case Code.OP_CHOOSE -> {
+        return advance(t, out, move == t ? c.next[pc] : c.elseTarget[pc]);
       }
       case Code.OP_SPAWN -> {
         int node = l.childAt[x.node + 1][pc];
@@ -985,8 +1030,8 @@ public final class Model {
    * Whether thread t's move from s is symmetric to a move already considered: t belongs to a worker whose block
    * equals the previous worker's of the same role, so the same thread of that worker moves to an equivalent state.
    */
-  public boolean symmetricToEarlier(long[] s, int t) {
-    int w = workerOfThread[t];
+  public boolean symmetricToEarlier(long[] s, int move) {
+    int w = workerOfThread[threadOf(move)];
     int r = workerRole[w];
     if (w == roleStart[r]) {
       return false;
@@ -997,8 +1042,9 @@ public final class Model {
     return bw == 1 ? s[a] == s[b] : Arrays.equals(s, a, a + bw, s, b, b + bw);
   }
 
-  /** The thread of concrete state s that corresponds to thread tc of {@code canonical}, a permutation of s. */
-  public int correspondingThread(long[] s, long[] canonical, int tc) {
+  /** The thread (or move) of concrete state s that corresponds to thread (or move) tc of {@code canonical}, a permutation of s. */
+  public int correspondingThread(long[] s, long[] canonical, int move) {
+    int tc = threadOf(move);
     int wc = workerOfThread[tc];
     int r = workerRole[wc];
     int bw = layouts[r].width;
@@ -1006,7 +1052,7 @@ public final class Model {
     for (int w = roleStart[r]; w < roleStart[r + 1]; w++) {
       int b = workerBase[w];
       if (Arrays.equals(s, b, b + bw, canonical, cb, cb + bw)) {
-        return workerFirstThread[w] + posOfThread[tc];
+        return workerFirstThread[w] + posOfThread[tc] + (move - tc);
       }
     }
     throw new IllegalArgumentException("state is not a permutation of the canonical one");
@@ -1062,7 +1108,8 @@ public final class Model {
   }
 
   /** Why thread t's next step from s is the violation {@code kind}, in words. */
-  public String explain(long[] s, int t, ViolationKind kind) {
+  public String explain(long[] s, int move, ViolationKind kind) {
+    int t = threadOf(move);
     ThreadView v = view(s, t);
     String step = v.next().map(Step::text).orElse("?");
     String who = v.name() + " " + step;

@@ -7,7 +7,7 @@ package dev.interlock.model.step;
  * method per step kind, and adding a kind breaks every visitor at compile time.
  */
 public sealed interface Step permits Lock, Unlock, Acquire, Release, Alloc, Free, Trim, Sync, SyncStream, Interval, IfFree,
-    Spawn, Join, Signal, Wait {
+    Choose, Spawn, Join, Signal, Wait {
 
   /** The step as it is written in a design file, without comment, e.g. {@code alloc staged 12GiB}. */
   String text();
@@ -40,6 +40,8 @@ public sealed interface Step permits Lock, Unlock, Acquire, Release, Alloc, Free
     R syncStream(SyncStream s);
 
     R ifFree(IfFree s);
+
+    R choose(Choose s);
 
     R spawn(Spawn s);
 

@@ -10,16 +10,20 @@ public final class Steps {
 
   /** The design lines of step s: one line, an {@code if} block with its branches, or an alloc with its {@code on oom}. */
   public static List<String> lines(Step s) {
-    return s instanceof IfFree f ? f.lines() : s instanceof Alloc a ? a.lines() : List.of(s.text());
+    return s instanceof IfFree f ? f.lines() : s instanceof Alloc a ? a.lines()
+        : s instanceof Choose c ? c.lines() : List.of(s.text());
   }
 
   /**
-   * The step lists nested in step s, in textual order: an {@code if}'s then and else branches, an alloc's
-   * {@code on oom} handler; none for other steps. The one place that says which steps nest others.
+   * The step lists nested in step s, in textual order: an {@code if}'s then and else branches, a {@code choose}'s two
+   * paths, an alloc's {@code on oom} handler; none for other steps. The one place that says which steps nest others.
    */
   public static List<List<Step>> nested(Step s) {
     if (s instanceof IfFree f) {
       return List.of(f.then(), f.otherwise());
+    }
+    if (s instanceof Choose c) {
+      return List.of(c.first(), c.second());
     }
     if (s instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
       return List.of(h.steps());
@@ -27,15 +31,16 @@ public final class Steps {
     return List.of();
   }
 
-  /** Step s as a trace line holds it: an {@code if} without its branches, an alloc without its {@code on oom}. */
+  /** Step s as a trace line holds it: an {@code if} or {@code choose} without its paths, an alloc without its {@code on oom}. */
   public static Step header(Step s) {
-    return s instanceof IfFree f ? f.header() : s instanceof Alloc a ? a.header() : s;
+    return s instanceof IfFree f ? f.header() : s instanceof Alloc a ? a.header()
+        : s instanceof Choose c ? c.header() : s;
   }
 
   /**
    * What step s acts on: the buffer of {@code alloc} and {@code free}, the kernel or cpu interval, the mutex, the
    * semaphore, the task, the event; for steps that name nothing, their keyword ({@code sync} for both syncs,
-   * {@code trim}, {@code if}). What {@code KIND@STEP:N} fault rules match a step by.
+   * {@code trim}, {@code if}, {@code choose}). What {@code KIND@STEP:N} fault rules match a step by.
    */
   public static String subject(Step s) {
     return s.accept(SUBJECT);
@@ -100,6 +105,11 @@ public final class Steps {
     @Override
     public String ifFree(IfFree s) {
       return "if";
+    }
+
+    @Override
+    public String choose(Choose s) {
+      return "choose";
     }
 
     @Override

@@ -28,10 +28,11 @@ public final class Replayer {
     long[] out = new long[s.length];
     for (TraceStep ts : trace.steps()) {
       int i = ts.index();
-      int t = model.threadIndex(ts.thread());
-      if (t < 0) {
+      int thread = model.threadIndex(ts.thread());
+      if (thread < 0) {
         return new ReplayResult.Diverged(i, "no thread " + ts.thread() + " in the model");
       }
+      int t = model.moveOf(s, thread, ts.phase());
       Optional<Step> next = model.nextStep(s, t);
       if (next.isEmpty()) {
         return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step().text() + "'");

@@ -29,7 +29,9 @@ import java.util.Optional;
  * text last because it contains spaces; that text is read by the design grammar
  * ({@link DesignParser#step}). An {@code if free} step, whose block the grammar reads only within a
  * design, is written as its first line and the free bytes it read ({@code if free >= 12GiB, read
- * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}). An alloc is written as its alloc line,
+ * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}); a {@code choose} step as
+ * {@code choose}, with the path taken as its phase ({@code then} for the first, {@code else} for the one after
+ * {@code or}). An alloc is written as its alloc line,
  * without its {@code on oom} lines; the phase {@code oom} says that it failed and its {@code on oom} took over (the
  * design says whether that was a handler or {@code ignore}). Lines starting with
  * {@code #} are comments. Version 2 added task threads, the if step and same-worker overlaps;
@@ -279,6 +281,12 @@ public final class TraceFormat {
       if (f[5].startsWith("if ")) {
         throw new TraceFormatException(file, line, stepCol, "an if step reads 'if free >= SIZE, read SIZE' or "
             + "'if free < SIZE, read SIZE', got '" + f[5] + "'");
+      }
+      if (f[5].equals("choose")) {
+        if (phase.isEmpty() || phase.get() != Phase.THEN && phase.get() != Phase.ELSE) {
+          throw new TraceFormatException(file, line, col, "a choose step's phase is then or else, the path it took");
+        }
+        return new TraceStep(index, f[1], new dev.interlock.model.step.Choose(List.of(), List.of()), phase, used, cached);
       }
       return new TraceStep(index, f[1], stepOf(file, line, stepCol, f[5]), phase, used, cached);
     } catch (NumberFormatException e) {

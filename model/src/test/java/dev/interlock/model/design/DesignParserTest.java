@@ -184,10 +184,10 @@ class DesignParserTest {
         // unknown keywords
         Arguments.of(HEAD + "role r\n  lok m\n",
             "t.design:6:3: unknown keyword 'lok' (expected one of: lock, unlock, acquire, release, alloc, free,"
-                + " trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end, on); did you mean 'lock'?"),
+                + " trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end, on, choose, or); did you mean 'lock'?"),
         Arguments.of(HEAD + "role r\n  frobnicate m\n",
             "t.design:6:3: unknown keyword 'frobnicate' (expected one of: lock, unlock, acquire, release, alloc,"
-                + " free, trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end, on)"),
+                + " free, trim, sync, kernel, cpu, spawn, join, signal, wait, if, else, end, on, choose, or)"),
         Arguments.of(HEAD + "mutx a\n",
             "t.design:5:1: unknown keyword 'mutx' (expected one of: design, vram, mutex, semaphore, role, pool, buffer,"
                 + " task); did you mean 'mutex'?"),

@@ -104,6 +104,11 @@ public enum StepCategory {
     }
 
     @Override
+    public StepCategory choose(dev.interlock.model.step.Choose s) {
+      return BRANCH;
+    }
+
+    @Override
     public StepCategory spawn(Spawn s) {
       return TASK;
     }
