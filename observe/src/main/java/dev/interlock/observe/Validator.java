@@ -10,6 +10,7 @@ import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
@@ -452,6 +453,17 @@ public final class Validator {
       who += " (" + part + ")";
     } else {
       advance(t);
+      if (model.nextStep(state, t).orElse(null) instanceof Choose c) {
+        List<Move> path = choosePath(state, t, e, popped, 0);
+        if (path == null) {
+          return diverge(e, who + "; neither path of '" + c.text() + "' (" + where(t, c) + ") of " + model.threadName(t)
+              + " leads to a step this event can be: " + mismatch(e, t, firstObservable(t, c)));
+        }
+        for (Move m : path) {
+          recorder.record(m.before(), m.move(), m.after());
+          state = m.after();
+        }
+      }
       Optional<Step> next = model.nextStep(state, t);
       if (next.isEmpty()) {
         return diverge(e, who + "; the design's " + model.threadName(t) + " has finished all its jobs");
@@ -770,12 +782,79 @@ public final class Validator {
     return Optional.empty();
   }
 
+  /** One transition taken on the way through a {@code choose}: the state before, the move, the state after. */
+  private record Move(long[] before, int move, long[] after) {}
+
+  /**
+   * From state {@code s}, where thread t's next step is a {@code choose}: the transitions through the path (the first
+   * tried first) and the silent steps after it, up to a step that event {@code e} can be; nested chooses likewise.
+   * Null when no path gets there.
+   */
+  private List<Move> choosePath(long[] s, int t, CaptureEvent e, String popped, int depth) {
+    if (depth > 16) {
+      return null;
+    }
+    for (int move : new int[] {t, t + model.threads()}) {
+      long[] out = new long[model.width()];
+      if (model.step(s, move, out) != Model.MOVED) {
+        continue;
+      }
+      List<Move> path = new ArrayList<>(List.of(new Move(s, move, out)));
+      long[] cur = out;
+      long[] saved = state;
+      try {
+        state = cur;
+        while (true) {
+          Optional<Step> next = model.nextStep(cur, t);
+          if (next.isPresent() && next.get() instanceof Choose) {
+            List<Move> rest = choosePath(cur, t, e, popped, depth + 1);
+            if (rest != null) {
+              path.addAll(rest);
+              return path;
+            }
+            break;
+          }
+          if (next.isPresent() && !observable(t, next.get())) {
+            long[] o = new long[model.width()];
+            if (model.step(cur, t, o) != Model.MOVED) {
+              break;
+            }
+            path.add(new Move(cur, t, o));
+            cur = o;
+            state = cur;
+            continue;
+          }
+          if (next.isPresent() && matches(e, popped, t, next.get(), model.nextPhase(cur, t))) {
+            return path;
+          }
+          break;
+        }
+      } finally {
+        state = saved;
+      }
+    }
+    return null;
+  }
+
+  /** The first step of a choose's first path the capture could show, for a message; the choose itself if none. */
+  private Step firstObservable(int t, Choose c) {
+    for (Step s : Steps.flatten(c.first())) {
+      if (observableStatically(s)) {
+        return s;
+      }
+    }
+    return c;
+  }
+
   /** Takes thread t's steps that the capture cannot show, as long as the model lets it move. */
   private void advance(int t) {
     long[] out = new long[model.width()];
     for (Optional<Step> next = model.nextStep(state, t); next.isPresent() && !observable(t, next.get());
         next = model.nextStep(state, t)) {
       Step taking = next.get();
+      if (taking instanceof Choose) {
+        return; // which path is decided by the thread's next event (choosePath)
+      }
       if (model.step(state, t, out) != Model.MOVED) {
         return;
       }
