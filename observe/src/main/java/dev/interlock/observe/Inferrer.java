@@ -857,7 +857,7 @@ public final class Inferrer {
         long lo = sorted.get(c - 1).get(i - 1).free;
         long hi = sorted.get(c).get(i - 1).free;
         if (apart && hi > lo) {
-          threshold = lo + (hi - lo) / 2 + 1;
+          threshold = roundBetween(lo, hi);
           first.addAll(sorted.subList(cc, sorted.size()));
           second.addAll(sorted.subList(0, cc));
         }
@@ -888,6 +888,21 @@ public final class Inferrer {
     all.forEach(p -> tails.add(p.subList(p.size() - common, p.size())));
     out.addAll(merge(tails));
     return out;
+  }
+
+  /**
+   * A size in (lo, hi], as round as it can be, near the middle: the free sizes a run read are the device's, beside
+   * other processes and a budget's slack, so a threshold far from both readings is the one a design's model agrees with.
+   */
+  static long roundBetween(long lo, long hi) {
+    long mid = lo + (hi - lo) / 2;
+    for (long unit : new long[] {1L << 30, 1L << 29, 1L << 28, 1L << 20, 1L << 10, 1}) {
+      long c = Math.round((double) mid / unit) * unit;
+      if (c > lo && c <= hi) {
+        return c;
+      }
+    }
+    return hi;
   }
 
   private static List<List<Tok>> middle(List<List<Tok>> ps, int from, int common) {
