@@ -49,7 +49,8 @@ public final class Inferrer {
     String key() {
       return switch (kind) {
         case "alloc" -> "alloc " + bytes + (async ? " async" : "") + (note == null ? "" : " group " + buffer);
-        case "free" -> "free " + bytes;
+        // a free is of whichever allocation its job made: one free step after a branch frees either side's
+        case "free" -> "free" + (allocTok != null && allocTok.buffer != null ? " " + allocTok.buffer : "");
         case "acquire", "release" -> kind + " " + name + " " + permits;
         default -> kind + (name == null ? "" : " " + name);
       };
@@ -489,6 +490,17 @@ public final class Inferrer {
       int end = j < ends.size() ? ends.get(j) : all.size();
       List<Tok> ts = all.subList(starts.get(j), end).stream().filter(t -> t != null).toList();
       boolean cut = j >= ends.size();
+      if (cut && j == starts.size() - 1 && frames.containsKey(tid)) {
+        // the run ended inside an NVTX range of this job: that interval began, which a job that went elsewhere did not
+        List<Tok> begun = new ArrayList<>(ts);
+        for (java.util.Iterator<Frame> it = frames.get(tid).descendingIterator(); it.hasNext(); ) {
+          Frame f = it.next();
+          if (f.slot >= 0 && f.inner == 0) {
+            begun.add(new Tok(f.launch ? "kernel" : "cpu", f.name, 0, false, f.line));
+          }
+        }
+        ts = begun;
+      }
       int first = -1;
       for (int i = 0; i < ts.size() && first < 0; i++) {
         if (ts.get(i).failed) {
@@ -556,6 +568,10 @@ public final class Inferrer {
   /** The leaf each observed step became: which allocation a free frees, across jobs. */
   private final Map<Tok, Leaf> nodeOf = new java.util.IdentityHashMap<>();
   private final List<String> warnings = new ArrayList<>();
+  /** The last observed step of each job cut short and completed ({@link #completed}). */
+  private final Set<Tok> cutEnds = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Allocations that are one buffer though no free says so: a cut handler's allocation and the one that failed. */
+  private final List<Tok[]> sameBuffer = new ArrayList<>();
   private boolean usesChoose;
 
   private String write(long vram) {
@@ -694,7 +710,12 @@ public final class Inferrer {
     boolean added = false;
     for (Job j : cut) {
       List<String> k = keys(j.toks());
-      if (!whole.isEmpty() && paths.stream().anyMatch(p -> p.size() >= k.size() && p.subList(0, k.size()).equals(k))) {
+      // a cuMemGetInfo with a step after it chose a branch by the free size it read: the threshold must hear of it
+      boolean read = false;
+      for (int x = 0; x + 1 < j.toks().size(); x++) {
+        read |= j.toks().get(x).kind.equals("meminfo");
+      }
+      if (!whole.isEmpty() && !read && paths.stream().anyMatch(p -> p.size() >= k.size() && p.subList(0, k.size()).equals(k))) {
         continue;
       }
       if (!j.toks().isEmpty() && j.toks().get(j.toks().size() - 1).failed) {
@@ -707,6 +728,7 @@ public final class Inferrer {
     }
     if (added) {
       nodeOf.clear();
+      sameBuffer.clear();
       body = merge(whole);
     }
     return body;
@@ -714,6 +736,9 @@ public final class Inferrer {
 
   /** A job cut short, completed: its failed last allocation as made, then what it holds given back. */
   private List<Tok> completed(List<Tok> ts) {
+    if (!ts.isEmpty()) {
+      cutEnds.add(ts.get(ts.size() - 1));
+    }
     List<Tok> out = new ArrayList<>();
     for (int i = 0; i < ts.size(); i++) {
       Tok t = ts.get(i);
@@ -721,6 +746,7 @@ public final class Inferrer {
         Tok made = new Tok(t.kind, t.name, t.bytes, t.async, t.line);
         made.buffer = t.buffer;
         made.note = t.note;
+        cutEnds.add(made);
         out.add(made);
       } else {
         out.add(t);
@@ -929,63 +955,133 @@ public final class Inferrer {
 
   /**
    * Paths that reach the same allocation at {@code i}, where it failed in some: the failure is ignored when each failed
-   * job goes on as a job whose allocation succeeded, without that buffer's free; handled when it takes other steps
-   * first and then goes on as such a job (the handler); a failed job that does neither is left out, with a warning.
+   * job goes on as a job whose allocation succeeded, without that buffer's free (a free of the null pointer the failure
+   * left, which the engine does not make); handled when it takes other steps first and then goes on as such a job (those
+   * steps are the handler). Either is compared up to the next failed allocation of the job, which the merge of what
+   * follows decides in turn. A failed job that does neither is left out, with a warning.
    */
   private List<Node> failure(List<List<Tok>> paths, int i) {
-    List<List<Tok>> ok = paths.stream().filter(p -> !p.get(i).failed).toList();
+    // which jobs went on as if allocated, or joined after a handler, is judged against whole jobs only: a job cut short
+    // and completed (completed()) shows less than a whole one after its allocation
     List<List<Tok>> failed = paths.stream().filter(p -> p.get(i).failed).toList();
+    List<List<Tok>> ok = paths.stream().filter(p -> !p.get(i).failed && p.stream().noneMatch(this::completion)).toList();
+    List<List<Tok>> cutOk = paths.stream().filter(p -> !p.get(i).failed && p.stream().anyMatch(this::completion)).toList();
     Leaf leaf = new Leaf(paths.get(0).get(i));
     paths.forEach(p -> {
       leaf.sources.add(p.get(i));
       nodeOf.put(p.get(i), leaf);
     });
-    boolean ignore = !ok.isEmpty();
+    List<List<Tok>> tails = new ArrayList<>();
+    ok.forEach(p -> tails.add(p.subList(i + 1, p.size())));
+    cutOk.forEach(p -> tails.add(p.subList(i + 1, p.size())));
+    // ignored: every failed job goes on as some successful one without its free of the buffer
+    List<List<Tok>> ignoredTails = new ArrayList<>();
     for (List<Tok> f : failed) {
-      List<String> rest = keys(f.subList(i + 1, f.size()));
-      ignore &= ok.stream().anyMatch(s -> {
-        Tok a = s.get(i);
-        List<Tok> tail = s.subList(i + 1, s.size()).stream().filter(t -> !(t.kind.equals("free") && t.allocTok == a)).toList();
-        return tail.size() < s.size() - i - 1 && keys(tail).equals(rest);
-      });
+      List<Tok> rest = f.subList(i + 1, f.size());
+      for (List<Tok> s : ok) {
+        List<Tok> withFree = withoutFree(rest, s.subList(i + 1, s.size()), s.get(i), f.get(i));
+        if (withFree != null) {
+          ignoredTails.add(withFree);
+          break;
+        }
+      }
     }
     List<Node> out = new ArrayList<>();
-    if (ignore) {
+    if (!ok.isEmpty() && ignoredTails.size() == failed.size()) {
       out.add(new OomAlloc(leaf, true, List.of(), "every failed job went on as if allocated"));
-      List<List<Tok>> tails = new ArrayList<>();
-      ok.forEach(p -> tails.add(p.subList(i + 1, p.size())));
+      tails.addAll(ignoredTails);
       out.addAll(merge(tails));
       return out;
     }
     List<List<Tok>> handlers = new ArrayList<>();
-    List<List<Tok>> tails = new ArrayList<>();
-    ok.forEach(p -> tails.add(p.subList(i + 1, p.size())));
     for (List<Tok> f : failed) {
       List<Tok> rest = f.subList(i + 1, f.size());
-      List<String> rk = keys(rest);
-      List<Tok> join = null;
-      for (List<Tok> s : ok) {
-        List<String> sk = keys(s.subList(i + 1, s.size()));
-        if (sk.size() <= rk.size() && rk.subList(rk.size() - sk.size(), rk.size()).equals(sk) && (join == null || sk.size() > join.size())) {
-          join = s.subList(i + 1, s.size());
+      int h = -1;
+      for (int at = 0; at <= rest.size() && h < 0; at++) {
+        for (List<Tok> s : ok) {
+          if (follows(rest.subList(at, rest.size()), s.subList(i + 1, s.size()))) {
+            h = at;
+            break;
+          }
         }
       }
-      if (ok.isEmpty()) {
+      if (h < 0 && rest.stream().anyMatch(this::completion)) {
+        // a job cut short in its handler: the handler is what was seen of it, its allocations the failed buffer's, so
+        // that the steps after the handler find it (the frees the completion added stay out: the steps after free it)
+        List<Tok> hs = rest.stream().filter(t -> !(t.line == 0 && t.kind.equals("free"))).toList();
+        for (Tok t : hs) {
+          if (t.kind.equals("alloc") && hs.stream().noneMatch(x -> x.kind.equals("free") && x.allocTok == t)) {
+            sameBuffer.add(new Tok[] {t, f.get(i)});
+          }
+        }
+        handlers.add(hs);
+      } else if (ok.isEmpty()) {
         handlers.add(List.of());
         tails.add(rest);
-      } else if (join == null) {
+      } else if (h < 0) {
         warnings.add("a job's allocation failed at " + capture.source() + ":" + f.get(i).line + " and the job went on ("
             + (rest.isEmpty() ? "to its end" : "from " + capture.source() + ":" + rest.get(0).line) + ") on a path that neither"
             + " goes on as if allocated nor joins a job whose allocation succeeded: that job is left out of the body");
       } else {
-        handlers.add(rest.subList(0, rest.size() - join.size()));
-        tails.add(rest.subList(rest.size() - join.size(), rest.size()));
+        handlers.add(rest.subList(0, h));
+        tails.add(rest.subList(h, rest.size()));
       }
     }
     out.add(new OomAlloc(leaf, false, merge(handlers), "the failed jobs took other steps, then went on"));
     out.addAll(merge(tails));
     return out;
   }
+
+  /** Whether {@code t} is the end of a job cut short, or a step added to complete one. */
+  private boolean completion(Tok t) {
+    return t.line == 0 || cutEnds.contains(t);
+  }
+
+  /**
+   * Whether {@code rest} goes on as {@code tail} does: the same steps up to the end of both, or up to a failed
+   * allocation of rest where tail makes the same allocation (what follows it is merged in turn).
+   */
+  private static boolean follows(List<Tok> rest, List<Tok> tail) {
+    for (int j = 0; ; j++) {
+      if (j == rest.size() || j == tail.size()) {
+        return j == rest.size() && j == tail.size();
+      }
+      if (!rest.get(j).key().equals(tail.get(j).key())) {
+        return false;
+      }
+      if (rest.get(j).failed) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * {@code rest} with a free of the failed allocation {@code lost} put where {@code tail} frees its allocation
+   * {@code made}, when rest goes on as tail does without that free (see {@link #follows}); else null. The free put in
+   * is no observed step (line 0): the model's free of a missing buffer does nothing, and validate takes it silently.
+   */
+  private static List<Tok> withoutFree(List<Tok> rest, List<Tok> tail, Tok made, Tok lost) {
+    int at = -1;
+    for (int j = 0; j < tail.size(); j++) {
+      if (tail.get(j).kind.equals("free") && tail.get(j).allocTok == made) {
+        at = j;
+      }
+    }
+    if (at < 0) {
+      return null;
+    }
+    List<Tok> t = new ArrayList<>(tail);
+    t.remove(at);
+    if (!follows(rest, t)) {
+      return null;
+    }
+    List<Tok> out = new ArrayList<>(rest);
+    Tok free = new Tok("free", null, lost.bytes, lost.async, 0);
+    free.allocTok = lost;
+    out.add(Math.min(at, out.size()), free);
+    return out;
+  }
+
 
   /** Every leaf of {@code nodes}, in body order. */
   private static List<Leaf> leaves(List<Node> nodes) {
@@ -1035,6 +1131,13 @@ public final class Inferrer {
             }
           }
         }
+      }
+    }
+    for (Tok[] pair : sameBuffer) {
+      Leaf a = nodeOf.get(pair[0]);
+      Leaf b = nodeOf.get(pair[1]);
+      if (a != null && b != null && parent.containsKey(a) && parent.containsKey(b)) {
+        parent.put(root(parent, a), root(parent, b));
       }
     }
     Map<Leaf, String> names = new java.util.IdentityHashMap<>();
