@@ -901,8 +901,7 @@ public final class Inferrer {
       usesChoose = true;
       List<Tok> a = first.get(0);
       List<Tok> b = second.get(0);
-      warnings.add("jobs part at " + capture.source() + ":" + (a.size() > i ? a.get(i).line : a.get(a.size() - 1).line) + " and "
-          + capture.source() + ":" + (b.size() > i ? b.get(i).line : b.get(b.size() - 1).line)
+      warnings.add("jobs part at " + where(a, i) + " and " + where(b, i)
           + " where neither a cuMemGetInfo nor a failed allocation decides: written as choose/or");
     }
     List<List<Tok>> all = new ArrayList<>(first);
@@ -929,6 +928,13 @@ public final class Inferrer {
       }
     }
     return hi;
+  }
+
+  /** Where path p is at step i, for a message: that step's capture line, else the end of the job after its last one. */
+  private String where(List<Tok> p, int i) {
+    Tok last = p.isEmpty() ? null : p.get(Math.min(i, p.size() - 1));
+    String at = last == null || last.line == 0 ? "an unobserved point" : capture.source() + ":" + last.line;
+    return p.size() > i ? at : "the end of a job (after " + at + ")";
   }
 
   private static List<List<Tok>> middle(List<List<Tok>> ps, int from, int common) {

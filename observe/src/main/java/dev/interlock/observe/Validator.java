@@ -435,6 +435,14 @@ public final class Validator {
     if (t == null) {
       return null;
     }
+    if (e instanceof CaptureEvent.MemInfo && !allocating.containsKey(t) && !freeing.containsKey(t)) {
+      // a read of the free size changes nothing: it is the design's if free only where the thread's next step is one
+      advance(t);
+      Optional<Step> next = model.nextStep(state, t);
+      if (next.isPresent() && !(next.get() instanceof IfFree) && !(next.get() instanceof Choose)) {
+        return null;
+      }
+    }
     String who = "thread " + e.tid() + " (" + model.threadName(t) + "): " + describe(e, popped) + " at " + capture.source() + ":" + e.line();
     Step step;
     if (allocating.containsKey(t) || freeing.containsKey(t)) {
