@@ -837,6 +837,10 @@ public final class Inferrer {
     int i = 0;
     while (true) {
       final int at = i;
+      // a job cut short whose observed steps are all behind: any way on fits it, so it decides nothing from here
+      if (paths.stream().anyMatch(p -> !cutDone(p, at))) {
+        paths = paths.stream().filter(p -> !cutDone(p, at)).toList();
+      }
       boolean allEnded = paths.stream().allMatch(p -> p.size() <= at);
       if (allEnded) {
         return out;
@@ -861,6 +865,11 @@ public final class Inferrer {
       out.addAll(branch(paths, i, meminfo));
       return out;
     }
+  }
+
+  /** Whether p is a job cut short with no observed step from i on (only the steps its completion added). */
+  private boolean cutDone(List<Tok> p, int i) {
+    return p.stream().anyMatch(cutEnds::contains) && p.subList(Math.min(i, p.size()), p.size()).stream().allMatch(t -> t.line == 0);
   }
 
   private static String keyAt(List<Tok> p, int i) {
@@ -1045,18 +1054,22 @@ public final class Inferrer {
 
   /**
    * Whether {@code rest} goes on as {@code tail} does: the same steps up to the end of both, or up to a failed
-   * allocation of rest where tail makes the same allocation (what follows it is merged in turn).
+   * allocation of rest where tail makes the same allocation, or a cuMemGetInfo of both (what follows is merged in turn).
    */
-  private static boolean follows(List<Tok> rest, List<Tok> tail) {
+  private boolean follows(List<Tok> rest, List<Tok> tail) {
+    boolean cut = rest.stream().anyMatch(cutEnds::contains);
     for (int j = 0; ; j++) {
+      if (cut && (j == rest.size() || rest.get(j).line == 0)) {
+        return true; // a job cut short: what was seen of it goes on as tail does
+      }
       if (j == rest.size() || j == tail.size()) {
         return j == rest.size() && j == tail.size();
       }
       if (!rest.get(j).key().equals(tail.get(j).key())) {
         return false;
       }
-      if (rest.get(j).failed) {
-        return true;
+      if (rest.get(j).failed || rest.get(j).kind.equals("meminfo")) {
+        return true; // what follows a failure or a reading of the free size is merged in turn (on oom, if free)
       }
     }
   }
@@ -1066,7 +1079,7 @@ public final class Inferrer {
    * {@code made}, when rest goes on as tail does without that free (see {@link #follows}); else null. The free put in
    * is no observed step (line 0): the model's free of a missing buffer does nothing, and validate takes it silently.
    */
-  private static List<Tok> withoutFree(List<Tok> rest, List<Tok> tail, Tok made, Tok lost) {
+  private List<Tok> withoutFree(List<Tok> rest, List<Tok> tail, Tok made, Tok lost) {
     int at = -1;
     for (int j = 0; j < tail.size(); j++) {
       if (tail.get(j).kind.equals("free") && tail.get(j).allocTok == made) {
