@@ -501,13 +501,14 @@ public final class Inferrer {
         }
         ts = begun;
       }
+      // the first failure after which the job only gives back what it holds (a handler's own failure, say)
       int first = -1;
       for (int i = 0; i < ts.size() && first < 0; i++) {
-        if (ts.get(i).failed) {
+        if (ts.get(i).failed && cleanupOnly(ts.subList(i + 1, ts.size()))) {
           first = i;
         }
       }
-      if (first >= 0 && cleanupOnly(ts.subList(first + 1, ts.size()))) {
+      if (first >= 0) {
         // the job failed there: what follows only gives back what it held (the engine's error path), not a handler
         ts = ts.subList(0, first + 1);
         cut = true;
@@ -635,6 +636,13 @@ public final class Inferrer {
         List<Node> leaves = new ArrayList<>();
         for (Tok t : b) {
           leaves.add(new Leaf(t));
+        }
+        // a job seen only in part (the run ended in it): give back what it took, so that the design's job ends cleanly
+        List<Tok> done = completed(b);
+        for (Tok t : done.subList(b.size(), done.size())) {
+          Leaf l = new Leaf(t);
+          l.sources.add(t);
+          leaves.add(l);
         }
         String named = threadNames.get(th.getKey());
         role = new Inferred(named == null ? "" : named.contains("#") ? named.substring(0, named.lastIndexOf('#')) : named, leaves, how);

@@ -130,6 +130,36 @@ class InferBranchesTest {
     assertThat(in.verdict()).isEqualTo("OOM");
   }
 
+  /**
+   * The test engine's prestage-fallback as it runs: a pre-stage fails and the handler's own allocation fails too (the
+   * other worker's staged is still live), after which the job only lets compute_mtx go: that job failed there. The
+   * inferred handler holds what was seen of it, and the run conforms up to that second failure, where the model's
+   * unhandled allocation runs out of memory too.
+   */
+  @Test
+  void aHandlerWhoseOwnAllocationFailsEndsItsJobThereAndTheRunConformsUpToIt() throws Exception {
+    Run r = new Run();
+    r.push(10, "job").cpu(10, "synthesize");
+    long a = r.alloc(10, "staged", 12 * GIB, true);
+    r.push(11, "job").cpu(11, "synthesize");
+    r.alloc(11, "staged", 12 * GIB, false);
+    r.lock(11);
+    r.alloc(11, "staged", 12 * GIB, false);
+    int failedLine = r.lines.size() - 1; // the allocation, before its range's pop (lines count from 1)
+    r.unlock(11).pop(11);
+    r.compute(10, a, true).cpu(10, "epilogue").pop(10);
+    r.push(11, "job").cpu(11, "synthesize");
+    long b = r.alloc(11, "staged", 12 * GIB, true);
+    r.compute(11, b, true).cpu(11, "epilogue").pop(11);
+    Inferred in = infer(r);
+    assertThat(in.text()).contains("\n  on oom  #", "\n  lock compute_mtx  # run.capture:", "\n  end\n").doesNotContain("choose");
+    assertThat(in.validation()).isInstanceOfSatisfying(Validation.Conforms.class, c -> {
+      assertThat(c.oomLine()).isEqualTo(failedLine);
+      assertThat(c.failures()).singleElement().asString().contains("handled (on oom)");
+    });
+    assertThat(in.verdict()).isEqualTo("OOM");
+  }
+
   /** A failed allocation after which the job goes on as if it had the buffer (no free of it): on oom ignore. */
   @Test
   void failedAllocationFollowedByTheSuccessPathWithoutItsFreeIsIgnored() throws Exception {
