@@ -16,8 +16,15 @@ import java.util.Set;
 
 /**
  * Writes a design from a captured run: each thread's steps (locks, semaphores, allocations, frees, NVTX intervals,
- * synchronizations), cut into jobs by NVTX ranges named {@code job} or by the shortest repeating pattern, and
- * threads with the same job body grouped into one role. Every step's comment names the capture line it came from.
+ * synchronizations, cuMemGetInfo reads), cut into jobs by NVTX ranges named {@code job}, and the jobs of a role's
+ * threads merged into one body with branches, since real engines take different paths in different jobs.
+ *
+ * <p>Threads of one name ({@code gpu_worker#i}) are one role. Where their jobs part, the branch is an {@code if free}
+ * when the free sizes a cuMemGetInfo just before read tell the paths apart, an {@code on oom ignore} or {@code on oom}
+ * handler where an allocation failed and the job went on, and a {@code choose} otherwise (with a warning). A job that
+ * fails at an allocation and then only gives back what it holds failed there: the allocation stays unhandled. Threads
+ * without job ranges are cut by the shortest repeating pattern of their steps. Every step's comment names the capture
+ * line it came from. docs/capture.md, "Inferring a design", has the rules.
  */
 public final class Inferrer {
   /** One observed step of a thread: its key (what makes two steps the same) and where it came from. */
@@ -573,7 +580,6 @@ public final class Inferrer {
   private final Set<Tok> cutEnds = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   /** Allocations that are one buffer though no free says so: a cut handler's allocation and the one that failed. */
   private final List<Tok[]> sameBuffer = new ArrayList<>();
-  private boolean usesChoose;
 
   private String write(long vram) {
     List<Map.Entry<Long, List<Tok>>> threads = new ArrayList<>();
@@ -915,7 +921,6 @@ public final class Inferrer {
       for (List<Tok> p : paths) {
         (keyAt(p, i).equals(k) ? first : second).add(p);
       }
-      usesChoose = true;
       List<Tok> a = first.get(0);
       List<Tok> b = second.get(0);
       warnings.add("jobs part at " + where(a, i) + " and " + where(b, i)
