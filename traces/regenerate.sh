@@ -13,9 +13,11 @@ run() {  # exit 0 (SAFE) and 1 (violation) both produce a trace; 2 is an error
 run ./interlock check designs/two-lock.design --trace-out traces/two-lock.oom.trace --force
 run ./interlock check designs/single-lock.design --overlap b_g2_msm ntt_msm --trace-out traces/single-lock.overlap.trace --force
 run ./interlock check designs/reservation.design --vram 32GiB --permits vram_units=32 --overlap h2d ntt_msm --trace-out traces/reservation-32GiB.overlap.trace --force
-run ./interlock check designs/cuzk/phase9.design --trace-out traces/cuzk-phase9.oom.trace --force
+run ./interlock check designs/cuzk/phase9.design --trace-out traces/cuzk-phase9.swallowed.trace --force
 run ./interlock check designs/cuzk/phase10.design --trace-out traces/cuzk-phase10.oom.trace --force
-run ./interlock check designs/cuzk/phase11.design --trace-out traces/cuzk-phase11.oom.trace --force
-run ./interlock check designs/cuzk/phase12.design --trace-out traces/cuzk-phase12.oom.trace --force
+run ./interlock check designs/cuzk/phase11.design --trace-out traces/cuzk-phase11.swallowed.trace --force
+run ./interlock check designs/cuzk/phase12.design --trace-out traces/cuzk-phase12.swallowed.trace --force
 run ./interlock check designs/cuzk/proposal9.design --trace-out traces/cuzk-proposal9.oom.trace --force
+run ./interlock check designs/oom-fallback.design --overlap plan_tiles msm --trace-out traces/oom-fallback.overlap.trace --force
+run ./interlock check designs/oom-ignore.design --trace-out traces/oom-ignore.swallowed.trace --force
 exit $status

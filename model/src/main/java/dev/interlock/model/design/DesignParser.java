@@ -63,8 +63,8 @@ import java.util.regex.Pattern;
  *
  * <p>An {@code if free} block's lines ({@code if}, {@code else}, {@code end}) stand at the body's
  * indentation like its other steps; indentation is not significant inside a body. So do an alloc's failure lines,
- * right after its line: {@code on oom ignore}, or {@code on oom}, the handler's steps, and {@code end}; and a
- * {@code choose} block's ({@code choose}, {@code or}, {@code end}).
+ * right after its line: {@code on oom ignore}, or {@code on oom}, the handler's steps, optionally {@code else} and
+ * the steps run on success, and {@code end}; and a {@code choose} block's ({@code choose}, {@code or}, {@code end}).
  */
 public final class DesignParser {
   /** The file name errors of {@link #step(String)} are reported under. */
@@ -738,15 +738,11 @@ public final class DesignParser {
     if (open == null) {
       throw error(kw, "'else' without 'if'");
     }
-    if (open.handles != null) {
-      throw error(kw, "'else' inside the 'on oom' handler opened at line " + open.keyword.line
-          + " (only if blocks have else)");
-    }
     if (open.choice) {
       throw error(kw, "'else' inside the 'choose' opened at line " + open.keyword.line + " (its second path starts with or)");
     }
     if (open.elseKeyword != null) {
-      throw error(kw, "second 'else' for the 'if' at line " + open.keyword.line
+      throw error(kw, "second 'else' for the " + open.opener() + " at line " + open.keyword.line
           + " (first 'else' at line " + open.elseKeyword.line + ")");
     }
     end(t, 1);
@@ -761,7 +757,7 @@ public final class DesignParser {
     end(t, 1);
     OpenIf open = current.open.pop();
     if (open.handles != null) {
-      replaceLast(open.handles, open.handles.withOnOom(new OnOom.Handle(open.then)));
+      replaceLast(open.handles, open.handles.withOnOom(new OnOom.Handle(open.then, open.otherwise)));
       return;
     }
     if (open.choice) {

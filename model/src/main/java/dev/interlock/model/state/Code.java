@@ -27,7 +27,8 @@ import java.util.List;
  *
  * <p>An {@code if} step jumps to its first {@code then} step or its first {@code else} step; the
  * last step of a branch continues after the whole block. An alloc whose failure is handled jumps, when it fails, to
- * its handler's first step ({@link #oomTarget}); the handler's last step continues after the alloc. A pc equal to
+ * its handler's first step ({@link #oomTarget}), and when it succeeds to its else steps if it has any; the last step
+ * of either continues after the alloc block. A pc equal to
  * {@link #length} is the end of the body.
  */
 final class Code {
@@ -135,6 +136,7 @@ final class Code {
         elseTarget[here] = c.second().isEmpty() ? cont : starts[1];
       } else if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Handle h) {
         oomTarget[here] = h.steps().isEmpty() ? cont : starts[0];
+        next[here] = h.success().isEmpty() ? cont : starts[1];
       } else if (s instanceof Alloc a && a.fallible()) {
         oomTarget[here] = cont;
       }

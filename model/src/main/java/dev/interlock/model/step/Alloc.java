@@ -58,7 +58,7 @@ public record Alloc(String buffer, long bytes, boolean async, boolean keep, OnOo
     return "alloc " + buffer + " " + Sizes.format(bytes) + (async ? " async" : "") + (keep ? " keep" : "");
   }
 
-  /** The whole step as design lines: the alloc line, then {@code on oom ignore} or the handler block. */
+  /** The whole step as design lines: the alloc line, then {@code on oom ignore} or the handler block (with its else). */
   public List<String> lines() {
     List<String> out = new ArrayList<>();
     out.add(text());
@@ -68,6 +68,12 @@ public record Alloc(String buffer, long bytes, boolean async, boolean keep, OnOo
       out.add("on oom");
       for (Step s : h.steps()) {
         out.addAll(Steps.lines(s));
+      }
+      if (!h.success().isEmpty()) {
+        out.add("else");
+        for (Step s : h.success()) {
+          out.addAll(Steps.lines(s));
+        }
       }
       out.add("end");
     }

@@ -29,13 +29,23 @@ public sealed interface OnOom permits OnOom.Fail, OnOom.Ignore, OnOom.Handle {
   record Ignore() implements OnOom {}
 
   /**
-   * The job runs {@code steps} instead of the allocation and then goes on after it; the buffer is not live.
+   * On failure the job runs {@code steps} (the buffer not live), on success {@code success}; either way it then goes
+   * on after the alloc block. With an empty {@code success} (no {@code else} line) the allocation is simply checked:
+   * after the handler, the job goes on as after a success.
    *
-   * @param steps the handler, any steps (possibly none: the failure is checked and nothing else is done)
+   * @param steps   the handler, any steps (possibly none: the failure is checked and nothing else is done)
+   * @param success the steps after {@code else}, run only when the allocation succeeded (e.g. the pre-staged path,
+   *                whose handler is the fallback path)
    */
-  record Handle(List<Step> steps) implements OnOom {
+  record Handle(List<Step> steps, List<Step> success) implements OnOom {
     public Handle {
       steps = List.copyOf(steps);
+      success = List.copyOf(success);
+    }
+
+    /** A handler without an {@code else}: the job goes on after the block whether the allocation failed or not. */
+    public Handle(List<Step> steps) {
+      this(steps, List.of());
     }
   }
 }

@@ -16,7 +16,7 @@ public final class Steps {
 
   /**
    * The step lists nested in step s, in textual order: an {@code if}'s then and else branches, a {@code choose}'s two
-   * paths, an alloc's {@code on oom} handler; none for other steps. The one place that says which steps nest others.
+   * paths, an alloc's {@code on oom} handler and its else (success) steps; none for other steps. The one place that says which steps nest others.
    */
   public static List<List<Step>> nested(Step s) {
     if (s instanceof IfFree f) {
@@ -26,7 +26,7 @@ public final class Steps {
       return List.of(c.first(), c.second());
     }
     if (s instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
-      return List.of(h.steps());
+      return List.of(h.steps(), h.success());
     }
     return List.of();
   }
