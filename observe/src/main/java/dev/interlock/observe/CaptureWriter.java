@@ -124,7 +124,8 @@ public final class CaptureWriter {
     long ns = 1000 + e.nanos();
     Step s = e.step();
     String key = e.thread() + "/" + e.job() + "/";
-    boolean failed = e.failure().isPresent();
+    // an ignored failure (SWALLOWED_OOM) is recorded with its transition, and the job goes on
+    boolean failed = e.failure().isPresent() && e.failure().get().kind() != dev.interlock.model.state.ViolationKind.SWALLOWED_OOM;
     if (jobRanges && !Integer.valueOf(e.job()).equals(openJob.get(e.thread()))) {
       if (openJob.containsKey(e.thread())) {
         out.add(new CaptureEvent.RangePop(line++, ns, tid, "-"));

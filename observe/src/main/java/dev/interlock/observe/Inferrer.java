@@ -556,7 +556,7 @@ public final class Inferrer {
   private record Branch(Leaf meminfo, long threshold, List<Node> first, List<Node> second) implements Node {}
 
   /** An allocation that failed in some jobs: {@code on oom ignore}, or {@code on oom} and its handler. */
-  private record OomAlloc(Leaf alloc, boolean ignore, List<Node> handler, String why) implements Node {}
+  private record OomAlloc(Leaf alloc, boolean ignore, List<Node> handler, List<Node> success, String why) implements Node {}
 
   /** A role: its name's base, body, threads, and the most jobs one of them ran. */
   private static final class Inferred {
@@ -821,7 +821,11 @@ public final class Inferrer {
           paths(b.second(), p, next);
         } else if (n instanceof OomAlloc o) {
           List<String> a = append(p, List.of(o.alloc().tok.key()));
-          next.add(a);
+          if (o.success().isEmpty()) {
+            next.add(a);
+          } else {
+            paths(o.success(), a, next);
+          }
           if (!o.ignore()) {
             paths(o.handler(), a, next);
           }
@@ -1016,10 +1020,13 @@ public final class Inferrer {
     }
     List<Node> out = new ArrayList<>();
     if (!ok.isEmpty() && ignoredTails.size() == failed.size()) {
-      out.add(new OomAlloc(leaf, true, List.of(), "every failed job went on as if allocated"));
+      out.add(new OomAlloc(leaf, true, List.of(), List.of(), "every failed job went on as if allocated"));
       tails.addAll(ignoredTails);
       out.addAll(merge(tails));
       return out;
+    }
+    if (!ok.isEmpty() && failed.stream().anyMatch(f -> !f.stream().anyMatch(this::completion) && joinAt(f.subList(i + 1, f.size()), ok, i) < 0)) {
+      return parted(leaf, ok, cutOk, failed, i);
     }
     List<List<Tok>> handlers = new ArrayList<>();
     for (List<Tok> f : failed) {
@@ -1055,7 +1062,54 @@ public final class Inferrer {
         tails.add(rest.subList(h, rest.size()));
       }
     }
-    out.add(new OomAlloc(leaf, false, merge(handlers), "the failed jobs took other steps, then went on"));
+    out.add(new OomAlloc(leaf, false, merge(handlers), List.of(), "the failed jobs took other steps, then went on"));
+    out.addAll(merge(tails));
+    return out;
+  }
+
+  /** Where rest joins a whole job whose allocation at i succeeded (see {@link #follows}); -1 if nowhere. */
+  private int joinAt(List<Tok> rest, List<List<Tok>> ok, int i) {
+    for (int at = 0; at <= rest.size(); at++) {
+      for (List<Tok> s : ok) {
+        if (follows(rest.subList(at, rest.size()), s.subList(i + 1, s.size()))) {
+          return at;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A failure after which the failed jobs take a path of their own up to the steps that every whole job ends with:
+   * {@code on oom}, the failed jobs' steps, {@code else}, the successful jobs' steps (run only on success), {@code end},
+   * then those last steps. Jobs cut short go wholly to their side.
+   */
+  private List<Node> parted(Leaf leaf, List<List<Tok>> ok, List<List<Tok>> cutOk, List<List<Tok>> failed, int i) {
+    List<List<Tok>> whole = new ArrayList<>();
+    ok.forEach(p -> whole.add(p.subList(i + 1, p.size())));
+    failed.stream().filter(f -> f.stream().noneMatch(this::completion)).forEach(f -> whole.add(f.subList(i + 1, f.size())));
+    int common = commonSuffix(whole, 0);
+    List<List<Tok>> onFailure = new ArrayList<>();
+    List<List<Tok>> onSuccess = new ArrayList<>();
+    List<List<Tok>> tails = new ArrayList<>();
+    for (List<Tok> f : failed) {
+      List<Tok> rest = f.subList(i + 1, f.size());
+      boolean cut = f.stream().anyMatch(this::completion);
+      onFailure.add(cut ? rest : rest.subList(0, rest.size() - common));
+      if (!cut) {
+        tails.add(rest.subList(rest.size() - common, rest.size()));
+      }
+    }
+    for (List<Tok> p : ok) {
+      List<Tok> rest = p.subList(i + 1, p.size());
+      onSuccess.add(rest.subList(0, rest.size() - common));
+      tails.add(rest.subList(rest.size() - common, rest.size()));
+    }
+    cutOk.forEach(p -> onSuccess.add(p.subList(i + 1, p.size())));
+    List<Node> out = new ArrayList<>();
+    List<Node> success = merge(onSuccess);
+    out.add(new OomAlloc(leaf, false, merge(onFailure), success,
+        "the failed jobs took a path of their own" + (success.isEmpty() ? "" : "; else: the path of the jobs whose allocation succeeded")));
     out.addAll(merge(tails));
     return out;
   }
@@ -1130,6 +1184,7 @@ public final class Inferrer {
       } else if (n instanceof OomAlloc o) {
         out.add(o.alloc());
         out.addAll(leaves(o.handler()));
+        out.addAll(leaves(o.success()));
       }
     }
     return out;
@@ -1255,6 +1310,10 @@ public final class Inferrer {
         } else {
           sb.append("  on oom  # ").append(failures).append(" failed: ").append(o.why()).append('\n');
           writeNodes(sb, o.handler(), names);
+          if (!o.success().isEmpty()) {
+            sb.append("  else\n");
+            writeNodes(sb, o.success(), names);
+          }
           sb.append("  end\n");
         }
       }

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * Random designs with branches (if free, choose) and fallible allocations (on oom ignore, on oom handlers), run under a
  * random schedule, written as captures with job ranges: the design inferred from each capture conforms to it.
  *
- * <p>The runs are random schedules of the model, not of the engine: the engine does not run {@code on oom} yet (its
- * failures end a job). The model's transitions are written as the engine's events, through the same CaptureWriter.
+ * <p>Each design runs twice: on the engine (real threads, jitter seeded by the case) and under a random schedule of the
+ * model (which reaches interleavings the engine's timing rarely does); both are written through CaptureWriter.
  */
 class InferProperties {
   /** A random design and the seed of the schedule it is run under. */
@@ -43,7 +43,9 @@ class InferProperties {
   private static void block(Source s, int k, StringBuilder b) {
     String size = SIZES[s.choose(SIZES.length - 1)];
     String buf = "b" + k;
-    switch (s.choose(4)) {
+    switch (s.choose(5)) {
+      case 5 -> b.append("  alloc ").append(buf).append(' ').append(size).append("\n  on oom\n  cpu oncpu").append(k)
+          .append("\n  else\n  kernel k").append(k).append(" uses ").append(buf).append("\n  free ").append(buf).append("\n  end\n");
       case 0 -> b.append("  alloc ").append(buf).append(' ').append(size).append("\n  on oom\n  cpu fallback").append(k)
           .append("\n  alloc ").append(buf).append(" 1GiB\n  end\n  kernel k").append(k).append(" uses ").append(buf)
           .append("\n  free ").append(buf).append('\n');
@@ -125,7 +127,20 @@ class InferProperties {
       } catch (DesignException e) {
         throw new AssertionError(e.getMessage() + "\n" + c.text(), e);
       }
-      List<Event> run = randomRun(d, c.runSeed());
+      // the engine's run (real threads, jitter seeded by the case) and a random schedule of the model
+      check(d, c, Runs.run(d, c.runSeed()).events(), "engine run", failures, branches);
+      check(d, c, randomRun(d, c.runSeed()), "model schedule", failures, branches);
+      return true;
+    }, Config.defaults("observe-infer-branches").withTries(50));
+    System.out.println("[interlock] observe-infer-branches: " + branches.get() + " inferred designs had branches; "
+        + failures.get() + " failed allocations were stepped as handled or ignored");
+    org.assertj.core.api.Assertions.assertThat(branches.get()).as("inferred designs with a branch").isGreaterThanOrEqualTo(10);
+    org.assertj.core.api.Assertions.assertThat(failures.get()).as("handled or ignored failures validated").isGreaterThanOrEqualTo(5);
+  }
+
+  /** Writes {@code run} of d as a capture with job ranges, infers a design from it, and asserts that it conforms. */
+  private static void check(Design d, Case c, List<Event> run, String what, AtomicInteger failures, AtomicInteger branches) {
+    {
       Capture cap = Runs.capture(CaptureWriter.records(d, run, true, true));
       String inferred = Inferrer.infer(cap, Mapping.NONE, Optional.of(d.vram()));
       String shown = "\n--- design\n" + c + "\n--- inferred\n" + inferred + "--- capture\n" + CaptureWriter.text(cap.events());
@@ -144,17 +159,12 @@ class InferProperties {
             throw new java.io.UncheckedIOException(e);
           }
         }
-        throw new AssertionError(v.summary() + shown);
+        throw new AssertionError(what + ": " + v.summary() + shown);
       }
       failures.addAndGet(k.failures().size());
       if (inferred.contains("\n  on oom") || inferred.contains("\n  if free") || inferred.contains("\n  choose")) {
         branches.incrementAndGet();
       }
-      return true;
-    }, Config.defaults("observe-infer-branches").withTries(60));
-    System.out.println("[interlock] observe-infer-branches: " + branches.get() + " inferred designs had branches; "
-        + failures.get() + " failed allocations were stepped as handled or ignored");
-    org.assertj.core.api.Assertions.assertThat(branches.get()).as("inferred designs with a branch").isGreaterThanOrEqualTo(10);
-    org.assertj.core.api.Assertions.assertThat(failures.get()).as("handled or ignored failures validated").isGreaterThanOrEqualTo(5);
+    }
   }
 }
