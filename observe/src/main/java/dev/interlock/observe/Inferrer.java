@@ -43,6 +43,8 @@ public final class Inferrer {
     /** An allocation that ran out of memory (rc=2); for a meminfo, the free bytes it read. */
     boolean failed;
     long free;
+    /** A step added to complete a job cut short ({@link #completed}): what it would have given back. */
+    boolean added;
 
     Tok(String kind, String name, long bytes, boolean async, int line) {
       this.kind = kind;
@@ -804,6 +806,7 @@ public final class Inferrer {
         }
       }
     }
+    rest.forEach(t -> t.added = true);
     out.addAll(rest);
     return out;
   }
@@ -887,7 +890,7 @@ public final class Inferrer {
 
   /** Whether p is a job cut short with no observed step from i on (only the steps its completion added). */
   private boolean cutDone(List<Tok> p, int i) {
-    return p.stream().anyMatch(cutEnds::contains) && p.subList(Math.min(i, p.size()), p.size()).stream().allMatch(t -> t.line == 0);
+    return p.stream().anyMatch(cutEnds::contains) && p.subList(Math.min(i, p.size()), p.size()).stream().allMatch(t -> t.added);
   }
 
   private static String keyAt(List<Tok> p, int i) {
@@ -1043,7 +1046,7 @@ public final class Inferrer {
       if (h < 0 && rest.stream().anyMatch(this::completion)) {
         // a job cut short in its handler: the handler is what was seen of it, its allocations the failed buffer's, so
         // that the steps after the handler find it (the frees the completion added stay out: the steps after free it)
-        List<Tok> hs = rest.stream().filter(t -> !(t.line == 0 && t.kind.equals("free"))).toList();
+        List<Tok> hs = rest.stream().filter(t -> !(t.added && t.kind.equals("free"))).toList();
         for (Tok t : hs) {
           if (t.kind.equals("alloc") && hs.stream().noneMatch(x -> x.kind.equals("free") && x.allocTok == t)) {
             sameBuffer.add(new Tok[] {t, f.get(i)});
@@ -1116,7 +1119,7 @@ public final class Inferrer {
 
   /** Whether {@code t} is the end of a job cut short, or a step added to complete one. */
   private boolean completion(Tok t) {
-    return t.line == 0 || cutEnds.contains(t);
+    return t.added || cutEnds.contains(t);
   }
 
   /**
@@ -1126,7 +1129,7 @@ public final class Inferrer {
   private boolean follows(List<Tok> rest, List<Tok> tail) {
     boolean cut = rest.stream().anyMatch(cutEnds::contains);
     for (int j = 0; ; j++) {
-      if (cut && (j == rest.size() || rest.get(j).line == 0)) {
+      if (cut && (j == rest.size() || rest.get(j).added)) {
         return true; // a job cut short: what was seen of it goes on as tail does
       }
       if (j == rest.size() || j == tail.size()) {
