@@ -91,7 +91,6 @@ public final class Inferrer {
   private final Map<Long, List<Tok>> seq = new LinkedHashMap<>();
   private final Map<Long, List<Integer>> jobStarts = new HashMap<>();
   private final Map<Long, List<Integer>> jobEnds = new HashMap<>();
-  private final Map<Long, Integer> oomAt = new HashMap<>();
   private final Map<Long, Deque<Frame>> frames = new HashMap<>();
   private final Map<Long, int[]> allocs = new HashMap<>();
   private final Map<Long, long[]> livePtr = new HashMap<>();
@@ -338,9 +337,6 @@ public final class Inferrer {
       t.buffer = named == null ? null : bufferName(named.name);
       t.failed = a.outOfMemory();
       add(tid, t);
-      if (a.outOfMemory()) {
-        oomAt.putIfAbsent(tid, tokens(tid).size() - 1);
-      }
       if (a.rc() == 0) {
         livePtr.put(a.ptr(), new long[] {tid, a.bytes()});
         liveTok.put(a.ptr(), t);
@@ -405,9 +401,6 @@ public final class Inferrer {
     open.ptrs().forEach(p -> liveTok.put(p, t));
     t.failed = a.outOfMemory();
     add(tid, t);
-    if (a.outOfMemory()) {
-      oomAt.putIfAbsent(tid, tokens(tid).size() - 1);
-    }
     return true;
   }
 
