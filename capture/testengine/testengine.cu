@@ -31,7 +31,7 @@ constexpr int EXIT_BAD_ARGS = 2;
 /** The most free memory beyond the budget that the ballast leaves, as gpu/.../CudaDevice's FREE_TOLERANCE. */
 constexpr uint64_t BALLAST_SLACK = 64 * MIB;
 
-enum class Mode { TwoLock, SingleLock, Phase9Guarded, Reservation, BugEveryN };
+enum class Mode { TwoLock, SingleLock, Phase9Guarded, Reservation, BugEveryN, PrestageFallback };
 
 struct Options {
   Mode mode = Mode::SingleLock;
@@ -61,6 +61,7 @@ const char* mode_name(Mode m) {
     case Mode::Phase9Guarded: return "phase9-guarded";
     case Mode::Reservation: return "reservation";
     case Mode::BugEveryN: return "bug-every-N";
+    case Mode::PrestageFallback: return "prestage-fallback";
   }
   return "?";
 }
@@ -68,7 +69,7 @@ const char* mode_name(Mode m) {
 void usage(FILE* out) {
   std::fprintf(out,
       "usage: testengine --mode MODE [options]\n"
-      "  --mode M            two-lock | single-lock | phase9-guarded | reservation | bug-every-N\n"
+      "  --mode M            two-lock | single-lock | phase9-guarded | reservation | bug-every-N | prestage-fallback\n"
       "  --workers W         GPU worker threads (default 3)\n"
       "  --jobs J            jobs PER WORKER; the queue holds W*J jobs and each worker takes J of them (default 10)\n"
       "  --budget SIZE       VRAM left to the run: a ballast of (free - SIZE) is allocated at start (default: none)\n"
@@ -145,6 +146,7 @@ Options parse(int argc, char** argv) {
       else if (v == "phase9-guarded") o.mode = Mode::Phase9Guarded;
       else if (v == "reservation") o.mode = Mode::Reservation;
       else if (v == "bug-every-N" || v == "bug-every-n") o.mode = Mode::BugEveryN;
+      else if (v == "prestage-fallback") o.mode = Mode::PrestageFallback;
       else bad("--mode: unknown mode '" + v + "'");
     } else if (a == "--workers") {
       uint64_t w = parse_u64(a, v);
@@ -535,6 +537,46 @@ struct JobRun {
     return tail();
   }
 
+  // capture/testengine/designs/prestage-fallback.design: staged is pre-staged outside any lock; when that cudaMalloc runs
+  // out of memory (another job's staged is live) the failure is handled: the job takes compute_mtx, stages there, and
+  // goes on as a pre-staged job does. The handler's own cudaMalloc is not handled: it fails when a pre-stage succeeded
+  // meanwhile, and that job fails (an OOM the design's check finds with 2 workers).
+  bool prestage_fallback() {
+    cpu("synthesize", e.opt.synth_us);
+    bool prestaged;
+    {
+      Range r("alloc staged");
+      cudaError_t err = cudaMalloc(&staged, e.opt.staged);
+      prestaged = err == cudaSuccess;
+      if (!prestaged) {
+        staged = nullptr;
+        cudaGetLastError();  // not sticky; clear it for this thread
+        if (err != cudaErrorMemoryAllocation) return report("alloc staged", "cudaMalloc", e.opt.staged, err);
+      }
+    }
+    if (prestaged) {
+      e.prestaged++;
+    } else {
+      e.fallback++;
+      {
+        std::lock_guard<std::mutex> lk(e.log_mtx);
+        std::printf("[testengine] job %d thread gpu_worker#%d: pre-staging failed (out of memory), staging under compute_mtx\n",
+            job.id, worker);
+        std::fflush(stdout);
+      }
+      std::unique_lock<std::mutex> compute(e.compute_mtx);
+      if (!alloc("alloc staged", &staged, e.opt.staged, false)) return false;
+    }
+    {
+      std::unique_lock<std::mutex> compute(e.compute_mtx);
+      if (!scratch_kernel_free()) {
+        release_buffers();
+        return false;
+      }
+    }
+    return tail();
+  }
+
   // designs/reservation.design
   bool reservation() {
     cpu("synthesize", e.opt.synth_us);
@@ -571,6 +613,7 @@ struct JobRun {
       case Mode::BugEveryN: return single_lock(job.id % e.opt.bug_every == 0);
       case Mode::Phase9Guarded: return phase9_guarded();
       case Mode::Reservation: return reservation();
+      case Mode::PrestageFallback: return prestage_fallback();
     }
     return false;
   }
@@ -704,7 +747,9 @@ int main(int argc, char** argv) {
   int total_jobs = o.workers * o.jobs;
   std::printf("[testengine] %s: %d of %d jobs completed, %d failed, %d not run; %.1f ms", mode_name(o.mode),
       e.completed.load(), total_jobs, e.failed.load(), total_jobs - e.completed.load() - e.failed.load(), ms);
-  if (o.mode == Mode::Phase9Guarded) std::printf("; pre-staged %d, fallback %d", e.prestaged.load(), e.fallback.load());
+  if (o.mode == Mode::Phase9Guarded || o.mode == Mode::PrestageFallback) {
+    std::printf("; pre-staged %d, fallback %d", e.prestaged.load(), e.fallback.load());
+  }
   if (o.mode == Mode::BugEveryN) std::printf("; %d buggy allocations", e.buggy.load());
   std::printf("; seed %llu\n", (unsigned long long)o.seed);
   return e.completed.load() == total_jobs ? 0 : 1;

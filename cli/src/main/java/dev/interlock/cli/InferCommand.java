@@ -47,7 +47,9 @@ final class InferCommand implements Callable<Integer> {
     CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
     String text;
     try {
-      text = Inferrer.infer(in.capture(), in.mapping(), bytes);
+      Inferrer.Result r = Inferrer.inferWithWarnings(in.capture(), in.mapping(), bytes);
+      text = r.text();
+      r.warnings().forEach(w -> spec.commandLine().getErr().println("warning: " + w));
       DesignParser.parse(output.toString(), text);
     } catch (IllegalArgumentException e) {
       throw new CliError(e.getMessage());

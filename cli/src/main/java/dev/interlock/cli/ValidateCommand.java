@@ -63,6 +63,9 @@ final class ValidateCommand implements Callable<Integer> {
     Validation v = run.validation();
     PrintWriter out = spec.commandLine().getOut();
     out.println(v.summary());
+    if (v instanceof Validation.Conforms c) {
+      c.failures().forEach(f -> out.println("  " + f));
+    }
     if (html != null) {
       HtmlViews.trace(html, force, "validate " + captureFile.getFileName(), run.trace(), d);
       out.println("html written to " + html + " (" + run.trace().length() + " transitions)");

@@ -46,6 +46,25 @@ class ObserveCommandsTest {
     assertThat(self.status()).as(self.describe()).isEqualTo(0);
   }
 
+  /**
+   * bug-every-N's H200 capture: infer warns on standard error, with the capture line, where the jobs part with nothing
+   * to decide (choose), and the design conforms to the run up to its real OOM.
+   */
+  @Test
+  void inferWarnsWithCaptureLinesWhereJobsPartAndTheDesignConforms() throws Exception {
+    Path map = tmp.resolve("main.map");
+    Files.writeString(map, "ignore thread main\n");
+    String bug = "observe/src/test/resources/h200/bug.capture";
+    Path out = tmp.resolve("bug.design");
+    CliTest.Run i = CliTest.run("infer", bug, "--map", map.toString(), "--vram", "16GiB", "-o", out.toString());
+    assertThat(i.status()).as(i.describe()).isEqualTo(0);
+    assertThat(i.err()).contains("warning: jobs part at " + bug + ":").contains("choose/or");
+    assertThat(Files.readString(out)).contains("\n  choose  #");
+    CliTest.Run v = CliTest.run("validate", out.toString(), bug, "--map", map.toString());
+    assertThat(v.status()).as(v.describe()).isEqualTo(0);
+    assertThat(v.out()).startsWith("CONFORMS: ").contains("the run ran out of memory at line 411");
+  }
+
   @Test
   void aRunOfAnotherDesignDiverges() throws Exception {
     Path c = capture("designs/two-lock.design");

@@ -42,19 +42,42 @@ public final class CaptureWriter {
   private long corr = 1;
   private int line = 3;
 
-  private CaptureWriter(Design design, boolean nameThreads) {
+  private final boolean jobRanges;
+  /** Per thread, the job whose NVTX range {@code job} is open. */
+  private final Map<String, Integer> openJob = new HashMap<>();
+  /** Buffers (thread/job/buffer) whose allocation failed into an {@code on oom}: a free of one is a free of null, not recorded. */
+  private final java.util.Set<String> missing = new java.util.HashSet<>();
+
+  private CaptureWriter(Design design, boolean nameThreads, boolean jobRanges) {
     this.design = design;
     this.nameThreads = nameThreads;
+    this.jobRanges = jobRanges;
   }
 
   /** The records of an engine run of {@code design}; {@code nameThreads} adds a thread_name per thread. */
   public static List<CaptureEvent> records(Design design, List<Event> events, boolean nameThreads) {
-    CaptureWriter w = new CaptureWriter(design, nameThreads);
+    return records(design, events, nameThreads, false);
+  }
+
+  /**
+   * As {@link #records(Design, List, boolean)}; {@code jobRanges} puts each job of a thread in an NVTX range named
+   * {@code job}, as the test engine does (what {@code infer} cuts jobs by). An allocation that failed into its
+   * {@code on oom} (phase oom) is written as the failed call and the run goes on; the free of its buffer is then a free of
+   * a null pointer, which the engine does not make.
+   */
+  public static List<CaptureEvent> records(Design design, List<Event> events, boolean nameThreads, boolean jobRanges) {
+    CaptureWriter w = new CaptureWriter(design, nameThreads, jobRanges);
     w.start();
+    boolean ended = false;
     for (Event e : events) {
       if (!w.add(e)) {
+        ended = true;
         break;
       }
+    }
+    if (!ended && jobRanges) {
+      long ns = events.isEmpty() ? 1000 : 1001 + events.get(events.size() - 1).nanos();
+      w.openJob.keySet().stream().sorted().forEach(t -> w.out.add(new CaptureEvent.RangePop(w.line++, ns, w.tid(t), "-")));
     }
     return w.out;
   }
@@ -101,7 +124,16 @@ public final class CaptureWriter {
     long ns = 1000 + e.nanos();
     Step s = e.step();
     String key = e.thread() + "/" + e.job() + "/";
-    boolean failed = e.failure().isPresent();
+    // an ignored failure (SWALLOWED_OOM) is recorded with its transition, and the job goes on
+    boolean failed = e.failure().isPresent() && e.failure().get().kind() != dev.interlock.model.state.ViolationKind.SWALLOWED_OOM;
+    if (jobRanges && !Integer.valueOf(e.job()).equals(openJob.get(e.thread()))) {
+      if (openJob.containsKey(e.thread())) {
+        out.add(new CaptureEvent.RangePop(line++, ns, tid, "-"));
+      }
+      out.add(new CaptureEvent.RangePush(line++, ns, tid, "job", "-"));
+      openJob.put(e.thread(), e.job());
+    }
+    boolean handled = e.phase().orElse(null) == Phase.OOM;
     if (s instanceof Lock l) {
       out.add(new CaptureEvent.Acquire(line++, ns, tid, CaptureEvent.AcquireKind.LOCK, object(design, l.mutex()), 0));
     } else if (s instanceof Unlock u) {
@@ -119,13 +151,19 @@ public final class CaptureWriter {
       if (a.keep() && livePtr.containsKey(k) && !failed) {
         return true;
       }
-      long ptr = failed ? 0 : nextPtr;
+      boolean oom = failed || handled;
+      long ptr = oom ? 0 : nextPtr;
       nextPtr += Math.max(0x1000, a.bytes());
       out.add(new CaptureEvent.Alloc(line++, ns, tid, ptr, a.bytes(), a.async(), a.async() ? CaptureFormat.hex(tid) : "-",
-          failed ? CaptureEvent.Alloc.OUT_OF_MEMORY : 0, a.async() ? "cuMemAllocAsync" : "cuMemAlloc_v2"));
-      if (!failed) {
+          oom ? CaptureEvent.Alloc.OUT_OF_MEMORY : 0, a.async() ? "cuMemAllocAsync" : "cuMemAlloc_v2"));
+      if (!oom) {
         livePtr.put(k, ptr);
+        missing.remove(k);
+      } else if (handled) {
+        missing.add(k);
       }
+    } else if (s instanceof Free f && (missing.remove(key + f.buffer()) || missing.remove(e.thread() + "/keep/" + f.buffer()))) {
+      return true; // a free of the null pointer a failed allocation left: the engine makes no call
     } else if (s instanceof Free f) {
       Long ptr = livePtr.remove(key + f.buffer());
       if (ptr == null) {

@@ -29,9 +29,11 @@ import java.util.Set;
  * @param ignoredThreads threads, by OS thread id or by their NVTX or pthread name, whose every record is left out
  *                     (a program's main thread that sets the device up: a VRAM ballast, warm-up allocations)
  * @param groups       design buffer to the real allocations that together are its one {@code alloc} step
+ * @param ignoredObjects mutexes and semaphores, by capture object or NVTX name, that are not part of the design (a job
+ *                     queue's mutex that only hands out jobs): their records are no steps
  */
 public record Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
-    double percent, Set<String> ignoredThreads, Map<String, Group> groups) {
+    double percent, Set<String> ignoredThreads, Map<String, Group> groups, Set<String> ignoredObjects) {
   /** No mapping: names from the capture, exact sizes. */
   public static final Mapping NONE = new Mapping(Map.of(), Map.of(), Set.of(), 0, 0);
 
@@ -47,7 +49,14 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     this(objects, threads, ignoredSizes, tolerance, percent, ignoredThreads, Map.of());
   }
 
+  /** A mapping that ignores no mutex or semaphore. */
+  public Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
+      double percent, Set<String> ignoredThreads, Map<String, Group> groups) {
+    this(objects, threads, ignoredSizes, tolerance, percent, ignoredThreads, groups, Set.of());
+  }
+
   public Mapping {
+    ignoredObjects = Set.copyOf(ignoredObjects);
     objects = Map.copyOf(objects);
     threads = Map.copyOf(threads);
     ignoredSizes = Set.copyOf(ignoredSizes);
@@ -132,6 +141,11 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     }
   }
 
+  /** Whether the mapping leaves out mutex or semaphore {@code objOrName} (a capture object, or its NVTX or mapped name). */
+  public boolean ignoresObject(String objOrName) {
+    return ignoredObjects.contains(objOrName);
+  }
+
   /** Whether an observed size stands for a design size. */
   public boolean sizeMatches(long observed, long design) {
     long slack = Math.max(tolerance, (long) Math.floor(design * percent / 100.0));
@@ -181,6 +195,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     Map<Long, String> threads = new LinkedHashMap<>();
     Set<Long> ignored = new LinkedHashSet<>();
     Set<String> ignoredThreads = new LinkedHashSet<>();
+    Set<String> ignoredObjects = new LinkedHashSet<>();
     Map<Long, Integer> ignoredAt = new HashMap<>();
     Map<String, Group> groups = new LinkedHashMap<>();
     Map<String, List<Integer>> partColumns = new HashMap<>();
@@ -208,8 +223,13 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
           ignoredThreads.add(w[2]);
           continue;
         }
+        if (w.length == 3 && (w[1].equals("mutex") || w[1].equals("semaphore"))) {
+          ignoredObjects.add(w[2]);
+          continue;
+        }
         if (w.length != 3 || !w[1].equals("alloc")) {
-          throw new CaptureFormatException(source, line, col, "expected 'ignore alloc SIZE' or 'ignore thread TID|NAME'");
+          throw new CaptureFormatException(source, line, col,
+              "expected 'ignore alloc SIZE', 'ignore thread TID|NAME' or 'ignore mutex|semaphore OBJ|NAME'");
         }
         long bytes = size(source, line, col + l.indexOf(w[2]), w[2]);
         ignored.add(bytes);
@@ -288,7 +308,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
       }
     }
-    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads, groups);
+    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads, groups, ignoredObjects);
   }
 
   private static long size(String source, int line, int col, String text) throws CaptureFormatException {

@@ -1,5 +1,6 @@
 package dev.interlock.observe;
 
+import java.util.List;
 import java.util.Objects;
 
 /** The verdict of {@link Validator}: the run is a behaviour of the design, or where it stops being one. */
@@ -17,12 +18,20 @@ public sealed interface Validation {
    * @param threads   OS threads mapped onto design threads
    * @param oomLine   the capture line of the allocation that really ran out of memory, which the model agrees
    *                  fails there; 0 when the run did not run out of memory
+   * @param failures  each allocation that ran out of memory and went on as the design's {@code on oom} says (handled, or
+   *                  ignored, with the steps that ran without the buffer), as {@code CAPTURE:LINE: ...}
    */
-  record Conforms(int matched, int threads, int oomLine) implements Validation {
+  record Conforms(int matched, int threads, int oomLine, List<String> failures) implements Validation {
     public Conforms {
       if (matched < 0 || threads < 0 || oomLine < 0) {
         throw new IllegalArgumentException("negative count");
       }
+      failures = List.copyOf(failures);
+    }
+
+    /** A conforming run with no failure that the design handles or ignores. */
+    public Conforms(int matched, int threads, int oomLine) {
+      this(matched, threads, oomLine, List.of());
     }
 
     public int exitStatus() {
@@ -31,7 +40,9 @@ public sealed interface Validation {
 
     public String summary() {
       return "CONFORMS: " + matched + " events on " + threads + " threads are transitions of the design"
-          + (oomLine > 0 ? "; the run ran out of memory at line " + oomLine + ", where the design runs out of memory too" : "");
+          + (oomLine > 0 ? "; the run ran out of memory at line " + oomLine + ", where the design runs out of memory too" : "")
+          + (failures.isEmpty() ? "" : "; " + failures.size() + " allocation" + (failures.size() == 1 ? "" : "s")
+              + " ran out of memory where the design handles or ignores it");
     }
   }
 

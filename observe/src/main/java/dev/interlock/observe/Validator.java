@@ -10,6 +10,7 @@ import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
@@ -64,6 +65,10 @@ public final class Validator {
   private int matched;
 
   private final Map<Integer, Allocating> allocating = new HashMap<>();
+  /** Lines for the verdict: each allocation that ran out of memory where the design handles or ignores it. */
+  private final List<String> failures = new ArrayList<>();
+  /** Per design thread, its buffers missing after an ignored failure, with their line in {@link #failures}. */
+  private final Map<Integer, Map<String, Integer>> missing = new HashMap<>();
   private final Map<Integer, Freeing> freeing = new HashMap<>();
 
   /**
@@ -134,7 +139,7 @@ public final class Validator {
     for (int t : threadOf.values()) {
       advance(t);
     }
-    Validation v = new Validation.Conforms(matched, threadOf.size(), 0);
+    Validation v = new Validation.Conforms(matched, threadOf.size(), 0, failures);
     Outcome end = model.allFinished(state) ? new Outcome.Completed()
         : new Outcome.Stopped(v.summary() + "; the capture ends before the design does");
     return new Validated(v, recorder.finish(designSource, Optional.empty(), end));
@@ -162,6 +167,11 @@ public final class Validator {
     return names.object(obj);
   }
 
+  /** Whether the mapping leaves out capture object {@code obj} ({@code ignore mutex NAME}), by the object or its name. */
+  private boolean ignoredObject(String obj) {
+    return map.ignoresObject(obj) || map.ignoresObject(resolve(obj));
+  }
+
   private boolean designObject(String name) {
     return original.mutexIndex(name) >= 0 || original.semaphoreIndex(name) >= 0;
   }
@@ -169,10 +179,10 @@ public final class Validator {
   /** Whether {@code e} can tell which design thread its OS thread is: the design names what it touches. */
   private boolean assigning(CaptureEvent e) {
     if (e instanceof CaptureEvent.Acquire a) {
-      return a.taken() && designObject(resolve(a.obj()));
+      return a.taken() && designObject(resolve(a.obj())) && !ignoredObject(a.obj());
     }
     if (e instanceof CaptureEvent.Release r) {
-      return designObject(resolve(r.obj()));
+      return designObject(resolve(r.obj())) && !ignoredObject(r.obj());
     }
     if (e instanceof CaptureEvent.RangePush p) {
       return intervalNames().contains(p.name());
@@ -348,6 +358,9 @@ public final class Validator {
 
   /** Whether thread t's next step can be seen in the capture from state s. */
   private boolean observable(int t, Step s) {
+    if (freesMissing(t, s)) {
+      return false;
+    }
     if (s instanceof Alloc a && a.keep() && model.view(state, t).buffers().containsKey(a.buffer())) {
       return false;
     }
@@ -422,6 +435,14 @@ public final class Validator {
     if (t == null) {
       return null;
     }
+    if (e instanceof CaptureEvent.MemInfo && !allocating.containsKey(t) && !freeing.containsKey(t)) {
+      // a read of the free size changes nothing: it is the design's if free only where the thread's next step is one
+      advance(t);
+      Optional<Step> next = model.nextStep(state, t);
+      if (next.isPresent() && !(next.get() instanceof IfFree) && !(next.get() instanceof Choose)) {
+        return null;
+      }
+    }
     String who = "thread " + e.tid() + " (" + model.threadName(t) + "): " + describe(e, popped) + " at " + capture.source() + ":" + e.line();
     Step step;
     if (allocating.containsKey(t) || freeing.containsKey(t)) {
@@ -440,6 +461,17 @@ public final class Validator {
       who += " (" + part + ")";
     } else {
       advance(t);
+      if (model.nextStep(state, t).orElse(null) instanceof Choose c) {
+        List<Move> path = choosePath(state, t, e, popped, 0);
+        if (path == null) {
+          return diverge(e, who + "; neither path of '" + c.text() + "' (" + where(t, c) + ") of " + model.threadName(t)
+              + " leads to a step this event can be: " + mismatch(e, t, firstObservable(t, c)));
+        }
+        for (Move m : path) {
+          recorder.record(m.before(), m.move(), m.after());
+          state = m.after();
+        }
+      }
       Optional<Step> next = model.nextStep(state, t);
       if (next.isEmpty()) {
         return diverge(e, who + "; the design's " + model.threadName(t) + " has finished all its jobs");
@@ -463,13 +495,25 @@ public final class Validator {
       }
     }
     long[] out = new long[model.width()];
+    Optional<Phase> stepPhase = model.nextPhase(state, t);
     int code = model.step(state, t, out);
     boolean realOom = e instanceof CaptureEvent.Alloc a && a.outOfMemory();
+    if (step instanceof Alloc d && d.fallible()) {
+      boolean modelFails = stepPhase.orElse(null) == Phase.OOM;
+      if (realOom && modelFails) {
+        return failedAsDesigned(e, t, d, out);
+      }
+      if (!realOom && modelFails) {
+        return diverge(e, who + " succeeded, but the design runs out of memory at '" + step.text() + "' (" + where(t, step)
+            + ") and takes its on oom: " + model.explain(state, t, ViolationKind.OOM));
+      }
+    }
     if (code == Model.MOVED) {
       if (realOom) {
         return diverge(e, who + " ran out of memory, but the design has room for '" + step.text() + "' (" + where(t, step)
             + "): used " + Sizes.format(model.used(state)) + " of " + Sizes.format(model.design().vram()));
       }
+      noteMissing(t, step);
       recorder.record(state, t, out);
       state = out;
       matched++;
@@ -486,7 +530,7 @@ public final class Validator {
       matched++;
       recorder.record(state, t, out);
       oom = new Outcome.Violated(new Violation(kind, model.explain(state, t, kind)));
-      return new Validation.Conforms(matched, threadOf.size(), e.line());
+      return new Validation.Conforms(matched, threadOf.size(), e.line(), failures);
     }
     if (kind == ViolationKind.OOM) {
       return diverge(e, who + " succeeded, but the design runs out of memory at '" + step.text() + "' (" + where(t, step)
@@ -494,6 +538,55 @@ public final class Validator {
     }
     return diverge(e, who + "; the design fails at '" + step.text() + "' (" + where(t, step) + ") with " + kind + ": "
         + model.explain(state, t, kind));
+  }
+
+  /**
+   * A real out-of-memory at an allocation whose failure the design handles or ignores, where the model runs out of memory
+   * too: the transition of phase oom (to the handler, or on without the buffer), and a line for the verdict.
+   */
+  private Validation failedAsDesigned(CaptureEvent e, int t, Alloc d, long[] out) {
+    boolean ignored = d.onOom() instanceof dev.interlock.model.step.OnOom.Ignore;
+    recorder.record(state, t, out);
+    state = out;
+    matched++;
+    String line = capture.source() + ":" + e.line() + ": " + model.threadName(t) + " '" + d.text() + "' (" + where(t, d)
+        + ") ran out of memory, " + (ignored ? "ignored (on oom ignore)" : "handled (on oom)");
+    failures.add(line);
+    if (ignored) {
+      missing.computeIfAbsent(t, k -> new LinkedHashMap<>()).put(d.buffer(), failures.size() - 1);
+    }
+    advance(t);
+    return null;
+  }
+
+  /** Notes a step thread t takes from the current state while a buffer of its ignored failure is missing. */
+  private void noteMissing(int t, Step s) {
+    Map<String, Integer> m = missing.get(t);
+    if (m == null || m.isEmpty()) {
+      return;
+    }
+    List<String> users = s instanceof dev.interlock.model.step.Kernel && model.nextPhase(state, t).orElse(null) == Phase.BEGIN
+        ? model.missingUses(state, t) : List.of();
+    for (String b : users) {
+      Integer i = m.get(b);
+      if (i != null) {
+        failures.set(i, failures.get(i) + (failures.get(i).contains(" ran without ") ? ", " : "; ran without " + b + ": ")
+            + "'" + s.text() + "' (" + where(t, s) + ")");
+      }
+    }
+    if (s instanceof Free f && m.containsKey(f.buffer()) || s instanceof Alloc a && m.containsKey(a.buffer())) {
+      String b = s instanceof Free f ? f.buffer() : ((Alloc) s).buffer();
+      int i = m.remove(b);
+      if (s instanceof Free) {
+        failures.set(i, failures.get(i) + (failures.get(i).contains(" ran without ") ? ", " : "; ran without " + b + ": ")
+            + "'" + s.text() + "' (" + where(t, s) + ", frees nothing)");
+      }
+    }
+  }
+
+  /** Whether {@code s} frees a buffer of thread t whose allocation failed and was ignored: nothing shows in the capture. */
+  private boolean freesMissing(int t, Step s) {
+    return s instanceof Free f && missing.getOrDefault(t, Map.of()).containsKey(f.buffer());
   }
 
   private Validation diverge(CaptureEvent e, String message) {
@@ -697,14 +790,83 @@ public final class Validator {
     return Optional.empty();
   }
 
+  /** One transition taken on the way through a {@code choose}: the state before, the move, the state after. */
+  private record Move(long[] before, int move, long[] after) {}
+
+  /**
+   * From state {@code s}, where thread t's next step is a {@code choose}: the transitions through the path (the first
+   * tried first) and the silent steps after it, up to a step that event {@code e} can be; nested chooses likewise.
+   * Null when no path gets there.
+   */
+  private List<Move> choosePath(long[] s, int t, CaptureEvent e, String popped, int depth) {
+    if (depth > 16) {
+      return null;
+    }
+    for (int move : new int[] {t, t + model.threads()}) {
+      long[] out = new long[model.width()];
+      if (model.step(s, move, out) != Model.MOVED) {
+        continue;
+      }
+      List<Move> path = new ArrayList<>(List.of(new Move(s, move, out)));
+      long[] cur = out;
+      long[] saved = state;
+      try {
+        state = cur;
+        while (true) {
+          Optional<Step> next = model.nextStep(cur, t);
+          if (next.isPresent() && next.get() instanceof Choose) {
+            List<Move> rest = choosePath(cur, t, e, popped, depth + 1);
+            if (rest != null) {
+              path.addAll(rest);
+              return path;
+            }
+            break;
+          }
+          if (next.isPresent() && !observable(t, next.get())) {
+            long[] o = new long[model.width()];
+            if (model.step(cur, t, o) != Model.MOVED) {
+              break;
+            }
+            path.add(new Move(cur, t, o));
+            cur = o;
+            state = cur;
+            continue;
+          }
+          if (next.isPresent() && matches(e, popped, t, next.get(), model.nextPhase(cur, t))) {
+            return path;
+          }
+          break;
+        }
+      } finally {
+        state = saved;
+      }
+    }
+    return null;
+  }
+
+  /** The first step of a choose's first path the capture could show, for a message; the choose itself if none. */
+  private Step firstObservable(int t, Choose c) {
+    for (Step s : Steps.flatten(c.first())) {
+      if (observableStatically(s)) {
+        return s;
+      }
+    }
+    return c;
+  }
+
   /** Takes thread t's steps that the capture cannot show, as long as the model lets it move. */
   private void advance(int t) {
     long[] out = new long[model.width()];
     for (Optional<Step> next = model.nextStep(state, t); next.isPresent() && !observable(t, next.get());
         next = model.nextStep(state, t)) {
+      Step taking = next.get();
+      if (taking instanceof Choose) {
+        return; // which path is decided by the thread's next event (choosePath)
+      }
       if (model.step(state, t, out) != Model.MOVED) {
         return;
       }
+      noteMissing(t, taking);
       recorder.record(state, t, out);
       long[] swap = state;
       state = out;

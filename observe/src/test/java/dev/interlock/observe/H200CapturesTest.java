@@ -121,6 +121,7 @@ class H200CapturesTest {
     CheckReport r = inferAndCheck("single-lock");
     assertThat(r.verdict().label()).isEqualTo("SAFE");
     assertThat(r.design().roles()).hasSize(1);
+    assertThat(r.design().roles().get(0).threads()).isEqualTo(3);
   }
 
   /**
@@ -140,6 +141,59 @@ class H200CapturesTest {
     String text = Inferrer.infer(capture("reservation"), ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB")));
     assertThat(text).contains("\nsemaphore vram_units 14\n", "  acquire vram_units 14  #", "  release vram_units 14  #")
         .doesNotContain("guard");
+  }
+
+  /**
+   * bug-every-N (every 4th job allocates staged before compute_mtx): the three workers are one role whose jobs' two
+   * paths are a choose (nothing the capture shows decides which), the jobs that failed at an allocation and only gave
+   * back what they held are failures, not handlers; the design conforms to its run and checks to the OOM the run shows,
+   * with 2 workers.
+   */
+  @Test
+  void bugInfersOneRoleWithAChooseThatChecksToOomWithTwoWorkers() throws Exception {
+    CheckReport r = inferAndCheck("bug");
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.primary().orElseThrow().threads()).isEqualTo(Map.of("gpu_worker", 3 - 1));
+    assertThat(r.design().roles()).hasSize(1);
+    assertThat(r.design().roles().get(0).threads()).isEqualTo(3);
+    assertThat(r.design().roles().get(0).jobs()).isEqualTo(10);
+    String text = Inferrer.infer(capture("bug"), ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB")));
+    assertThat(text).contains("\n  choose  #", "\n  or\n").doesNotContain("job_queue", "log_mtx", "on oom");
+  }
+
+  /** Both two-lock runs: one role, conforming up to the run's first real OOM, which check finds with 2 workers. */
+  @Test
+  void twoLockRunsInferOneRoleThatChecksToOomWithTwoWorkers() throws Exception {
+    for (String c : new String[] {"two-lock-1", "two-lock-4"}) {
+      CheckReport r = inferAndCheck(c);
+      assertThat(r.verdict().label()).as(c).isEqualTo("OOM");
+      assertThat(r.primary().orElseThrow().threads()).as(c).isEqualTo(Map.of("gpu_worker", 2));
+      Validation v = Validator.validate(r.design(), "inferred.design",
+          Inferrer.infer(capture(c), ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB"))), capture(c), ignoreMain());
+      assertThat(((Validation.Conforms) v).oomLine()).as(c).isEqualTo(firstFailedAlloc(capture(c)));
+    }
+  }
+
+  /** phase9-guarded: every job took the pre-staged path, so the cuMemGetInfo decides nothing and is no step; SAFE. */
+  @Test
+  void phase9GuardedInfersASafeDesign() throws Exception {
+    CheckReport r = inferAndCheck("phase9-guarded");
+    assertThat(r.verdict().label()).isEqualTo("SAFE");
+    assertThat(r.design().roles()).hasSize(1);
+    String text = Inferrer.infer(capture("phase9-guarded"), ignoreMain(), Optional.of(Sizes.parseOrThrow("16GiB")));
+    assertThat(text).contains("  sync  #", "  trim  #").doesNotContain("if free", "if_free", "choose");
+  }
+
+  /** A mapping's {@code ignore mutex NAME} leaves a mutex out of the inferred design, even one held around steps. */
+  @Test
+  void ignoredMutexIsNoStep() throws Exception {
+    Mapping m = Mapping.parse("test.map", "ignore thread main\nignore mutex compute_mtx\n");
+    String text = Inferrer.infer(capture("single-lock"), m, Optional.of(Sizes.parseOrThrow("16GiB")));
+    assertThat(text).doesNotContain("compute_mtx").contains("  alloc staged 12GiB  #");
+    Design d = DesignParser.parse("inferred.design", text);
+    assertThat(Validator.validate(d, "inferred.design", text, capture("single-lock"), m)).isInstanceOf(Validation.Conforms.class);
+    // without compute_mtx two workers' staged buffers meet: the mapping changed the verdict, as it says
+    assertThat(Checker.check(d, "inferred.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("OOM");
   }
 
   /** The line of the first allocation that failed, on a thread other than main. */
