@@ -40,7 +40,7 @@ class ObserveProperties {
 
   @Test
   void engineRunsOfRandomDesignsConform() {
-    PropertyRunner.assertHolds("engine runs of random designs conform to them", DesignGen.engineDesigns(), d -> {
+    PropertyRunner.assertHolds("engine runs of random designs conform to them", DesignGen.designs(), d -> {
       // a kept buffer: the engine frees it after the worker's last job without an event, so the capture written from its
       // events never shows that free, while the validator's model (one job more than the capture shows, since it cannot
       // know a worker's last job) still holds the buffer: an allocation after it then looks like an OOM the run escaped
@@ -63,7 +63,7 @@ class ObserveProperties {
   @Test
   void engineRunsWithAllocationsInPartsConformWithTheirGroupsAndDivergeWithout() {
     java.util.concurrent.atomic.AtomicInteger splitRuns = new java.util.concurrent.atomic.AtomicInteger();
-    PropertyRunner.assertHolds("engine runs with allocations in parts conform with groups, diverge without", DesignGen.engineDesigns(), d -> {
+    PropertyRunner.assertHolds("engine runs with allocations in parts conform with groups, diverge without", DesignGen.designs(), d -> {
       Optional<Capture> c = captured(d, 1);
       if (c.isEmpty()) {
         return true;
@@ -127,7 +127,7 @@ class ObserveProperties {
   @Test
   void anAllocationResizedToASizeTheDesignDoesNotHaveDivergesAtThatAllocation() {
     java.util.concurrent.atomic.AtomicInteger mutated = new java.util.concurrent.atomic.AtomicInteger();
-    PropertyRunner.assertHolds("a resized allocation diverges there", DesignGen.engineDesigns(), d -> {
+    PropertyRunner.assertHolds("a resized allocation diverges there", DesignGen.designs(), d -> {
       if (!d.tasks().isEmpty()) {
         return true;
       }
@@ -176,7 +176,7 @@ class ObserveProperties {
 
   @Test
   void inferredDesignsParseAndConformToTheirRun() {
-    PropertyRunner.assertHolds("inferred designs parse and conform to their run", DesignGen.engineDesigns(), d -> {
+    PropertyRunner.assertHolds("inferred designs parse and conform to their run", DesignGen.designs(), d -> {
       // the engine frees kept buffers without an event, so a capture written from its events would show them leak
       Optional<Capture> c = keepsBuffers(d) ? Optional.empty() : captured(d, 2);
       if (c.isEmpty() || c.get().events().stream().noneMatch(e -> e instanceof CaptureEvent.Acquire

@@ -39,7 +39,7 @@ class ConformanceProperties {
   }
 
   private static Gen<EngineCase> engineCases() {
-    return DesignGen.engineDesigns().flatMap(d -> src -> new EngineCase(d, Scheduled.random(d, "<random>", new SimulatedDevice(d.vram()),
+    return DesignGen.designs().flatMap(d -> src -> new EngineCase(d, Scheduled.random(d, "<random>", new SimulatedDevice(d.vram()),
         InterpretedPipeline::new, n -> src.choose(n - 1))));
   }
 
@@ -84,7 +84,7 @@ class ConformanceProperties {
 
   @Test
   void modelSchedulesReplayOnTheEngineWithTheSameTrace() {
-    Gen<ModelCase> cases = DesignGen.engineDesigns().flatMap(d -> Schedule.of(new Model(d), "<random>").map(s -> new ModelCase(d, s)));
+    Gen<ModelCase> cases = DesignGen.designs().flatMap(d -> Schedule.of(new Model(d), "<random>").map(s -> new ModelCase(d, s)));
     PropertyRunner.assertHolds("model traces replay on the engine", cases, c -> {
       Trace t = c.schedule().trace();
       Scheduled.Replay r = Scheduled.replay(c.design(), "<random>", t, new SimulatedDevice(c.design().vram()), InterpretedPipeline::new);

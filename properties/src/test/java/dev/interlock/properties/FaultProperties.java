@@ -105,7 +105,7 @@ class FaultProperties {
   }
 
   private static Gen<FaultCase> cases() {
-    Gen<Design> safe = DesignGen.engineDesigns().filter(d -> balanced(d) && Checker.check(d, "<random>",
+    Gen<Design> safe = DesignGen.designs().filter(d -> balanced(d) && Checker.check(d, "<random>",
         Checker.Options.defaults(200_000)).verdict() instanceof Verdict.Safe);
     return safe.flatMap(d -> specs().flatMap(spec -> Gen.longs(0, Long.MAX_VALUE).flatMap(seed -> Gen.ints(0, 3)
         .map(retries -> new FaultCase(d, spec, seed, retries)))));

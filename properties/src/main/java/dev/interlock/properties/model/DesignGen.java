@@ -8,6 +8,7 @@ import dev.interlock.model.design.Semaphore;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.IfFree;
@@ -59,14 +60,6 @@ public final class DesignGen {
   /** The generator: the whole vocabulary, fallible allocations ({@code on oom}) included. */
   public static Gen<Design> designs() {
     return s -> design(s, true);
-  }
-
-  /**
-   * Designs without {@code on oom}, for properties that run the reference engine, which does not run fallible
-   * allocations yet; from a seed, exactly the designs this generator made before {@code on oom} existed.
-   */
-  public static Gen<Design> engineDesigns() {
-    return s -> design(s, false);
   }
 
   /**
@@ -185,7 +178,7 @@ public final class DesignGen {
   }
 
   /**
-   * Appends one of the real-engine constructs: an {@code if free} guard around blocks, the task's
+   * Appends one of the real-engine constructs: an {@code if free} guard or a {@code choose} around blocks, the task's
    * spawn (with a later join or wait), a kept allocation, or {@code sync stream}.
    */
   private static void extra(Source s, List<Step> body, List<String> live, int depth, Extras x) {
@@ -201,7 +194,9 @@ public final class DesignGen {
         if (s.chance(1, 2)) {
           inner(s, otherwise, live, depth, x);
         }
-        body.add(new IfFree(s.chance(3, 4), (1 + s.choose(3)) * Sizes.GIB, then, otherwise));
+        // a third of these blocks are a choose instead: the same two bodies, both explored
+        body.add(s.chance(1, 3) ? new Choose(then, otherwise)
+            : new IfFree(s.chance(3, 4), (1 + s.choose(3)) * Sizes.GIB, then, otherwise));
       }
       case 1 -> {
         if (!x.task()) {
