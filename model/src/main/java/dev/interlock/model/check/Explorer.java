@@ -562,6 +562,41 @@ public final class Explorer {
     return replay(tidier.tidy(schedule.stream().mapToInt(Integer::intValue).toArray()), failingThread >= 0, kind, outcome);
   }
 
+  /** The most steps {@link #goOnAlone} records: a job's body, tasks included, is far shorter. */
+  private static final int MAX_STEPS_AFTER = 10_000;
+
+  /**
+   * Records, as the trace's steps after its violation, what the job of move t does after its ignored failure from
+   * state s, the other workers paused: the failing thread moves while it can, else the first thread of its worker that
+   * can (tasks share their job's buffers), each at its first path; it stops when the failing thread's part of the job
+   * has ended, when no thread of the worker can move, or before a step that would violate.
+   */
+  private void goOnAlone(TraceRecorder rec, long[] s, int t) {
+    int thread = model.threadOf(t);
+    int job = model.view(s, thread).job();
+    long[] cur = s.clone();
+    long[] next = new long[cur.length];
+    for (int k = 0; k < MAX_STEPS_AFTER; k++) {
+      if (model.nextStep(cur, thread).isEmpty() || !model.isTaskThread(thread) && model.view(cur, thread).job() != job) {
+        return;
+      }
+      int mover = -1;
+      for (int i = -1; i < model.threads() && mover < 0; i++) {
+        int u = i < 0 ? thread : i;
+        if ((i < 0 || u != thread) && model.workerOf(u) == model.workerOf(thread) && model.step(cur, u, next) == Model.MOVED) {
+          mover = u;
+        }
+      }
+      if (mover < 0) {
+        return;
+      }
+      rec.recordAfter(cur, mover, next);
+      long[] tmp = cur;
+      cur = next;
+      next = tmp;
+    }
+  }
+
   /** Runs a concrete schedule and records it as a trace; explains the violation from the real state. */
   private Rebuilt replay(int[] schedule, boolean lastFails, ViolationKind kind, Outcome outcome) {
     long[] cur = model.initial();
@@ -586,6 +621,9 @@ public final class Explorer {
       v = new Violation(kind, model.explain(cur, t, kind));
       model.step(cur, t, out);
       rec.record(cur, t, out);
+      if (kind == ViolationKind.SWALLOWED_OOM) {
+        goOnAlone(rec, out, t);
+      }
     }
     return new Rebuilt(rec.finish(source, Optional.empty(), new Outcome.Violated(v)), v);
   }

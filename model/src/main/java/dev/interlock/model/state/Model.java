@@ -272,12 +272,17 @@ public final class Model {
 
   /** Index of the role of thread t, in design order. */
   public int roleOf(int t) {
-    return roleOfThread[t];
+    return roleOfThread[threadOf(t)];
+  }
+
+  /** Whether thread t is a task thread (a job's helper), not a role thread. */
+  public boolean isTaskThread(int t) {
+    return posOfThread[threadOf(t)] != 0;
   }
 
   /** The worker (role thread with its tasks) thread t belongs to; workers are numbered in role order. */
   public int workerOf(int t) {
-    return workerOfThread[t];
+    return workerOfThread[threadOf(t)];
   }
 
   /** The role thread of role r's first worker; role r's role threads are numbered from it, task threads between. */
@@ -713,7 +718,8 @@ public final class Model {
   }
 
   /** Whether thread t's next step from s is an allocation that fails (whatever its {@code on oom} does then). */
-  public boolean allocFails(long[] s, int t) {
+  public boolean allocFails(long[] s, int move) {
+    int t = threadOf(move);
     if (done(s, t)) {
       return false;
     }
@@ -748,10 +754,11 @@ public final class Model {
   }
 
   /**
-   * The buffers that thread t's next step from s, a kernel, uses while they are missing (their allocation failed and
-   * was ignored): the kernel runs without them, and its result is wrong. Empty for other steps.
+   * The buffers that thread t's next step from s, a kernel's begin, uses while they are missing (their allocation failed
+   * and was ignored): the kernel runs without them, and its result is wrong. Empty for other steps.
    */
-  public List<String> missingUses(long[] s, int t) {
+  public List<String> missingUses(long[] s, int move) {
+    int t = threadOf(move);
     if (done(s, t)) {
       return List.of();
     }
@@ -760,8 +767,8 @@ public final class Model {
     WorkerLayout.Slot x = slot(t);
     Code c = x.code;
     int pc = (int) x.pc.get(s, base);
-    if (c.op[pc] != Code.OP_KERNEL || !l.anyMissing) {
-      return List.of();
+    if (c.op[pc] != Code.OP_KERNEL || !l.anyMissing || x.inside.get(s, base) != 0) {
+      return List.of(); // only a kernel's begin (its launch) takes its buffers
     }
     int frame = posOfThread[t] == 0 ? l.mainFrame(s, base) : x.frame;
     List<String> out = new ArrayList<>();
@@ -1059,7 +1066,8 @@ public final class Model {
   }
 
   /** A readable snapshot of thread t. */
-  public ThreadView view(long[] s, int t) {
+  public ThreadView view(long[] s, int move) {
+    int t = threadOf(move);
     WorkerLayout l = layout(t);
     WorkerLayout.Slot x = slot(t);
     int base = baseOf(t);
@@ -1152,7 +1160,8 @@ public final class Model {
    * allocation of it, and, for a job buffer, the kernels of the worker's task bodies that use it (tasks share their
    * job's buffers). Each as {@code THREAD: STEP}, in body order; these are where the job's result goes wrong.
    */
-  public List<String> usersAfterFailure(long[] s, int t) {
+  public List<String> usersAfterFailure(long[] s, int move) {
+    int t = threadOf(move);
     WorkerLayout l = layout(t);
     WorkerLayout.Slot x = slot(t);
     Code c = x.code;

@@ -26,48 +26,95 @@ public final class Replayer {
     Model model = new Model(d);
     long[] s = model.initial();
     long[] out = new long[s.length];
+    boolean swallowed = false;
     for (TraceStep ts : trace.steps()) {
       int i = ts.index();
-      int thread = model.threadIndex(ts.thread());
-      if (thread < 0) {
-        return new ReplayResult.Diverged(i, "no thread " + ts.thread() + " in the model");
+      Taken taken = take(model, s, ts, out);
+      if (taken.diverged() != null) {
+        return taken.diverged();
       }
-      int t = model.moveOf(s, thread, ts.phase());
-      Optional<Step> next = model.nextStep(s, t);
-      if (next.isEmpty()) {
-        return new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step().text() + "'");
-      }
-      if (!next.get().text().equals(ts.step().text()) || !model.nextPhase(s, t).equals(ts.phase())) {
-        return new ReplayResult.Diverged(i, ts.thread() + " is at '" + describe(next.get(), model.nextPhase(s, t))
-            + "', the trace has '" + describe(ts.step(), ts.phase()) + "'");
-      }
-      if (ts.free().isPresent() && ts.free().get() != model.free(s)) {
-        return new ReplayResult.Diverged(i, ts.thread() + " " + ts.step().text() + " reads " + Sizes.format(model.free(s))
-            + " free; the trace has " + Sizes.format(ts.free().get()));
-      }
-      int code = model.step(s, t, out);
-      if (code == Model.BLOCKED) {
-        return new ReplayResult.Diverged(i, ts.thread() + " cannot take '" + ts.step().text() + "' now: it is blocked");
-      }
-      if (model.used(out) != ts.used() || model.cached(out) != ts.cached()) {
-        return new ReplayResult.Diverged(i, "device after the step: used " + Sizes.format(model.used(out)) + ", cached "
-            + Sizes.format(model.cached(out)) + "; the trace has used " + Sizes.format(ts.used()) + ", cached " + Sizes.format(ts.cached()));
-      }
-      ViolationKind v = Model.violation(code);
+      ViolationKind v = Model.violation(taken.code());
       if (v != null) {
-        if (i != trace.length()) {
+        boolean goesOn = v == ViolationKind.SWALLOWED_OOM && !swallowed && trace.outcome() instanceof Outcome.Violated ov
+            && ov.violation().kind() == v;
+        if (i != trace.length() && !goesOn) {
           return new ReplayResult.Diverged(i, "the model fails here with " + v + ", the trace goes on");
         }
-        if (trace.outcome() instanceof Outcome.Violated ov && ov.violation().kind() == v) {
-          return new ReplayResult.Confirmed(trace.length(), trace.outcome());
+        if (i == trace.length()) {
+          if (trace.outcome() instanceof Outcome.Violated ov && ov.violation().kind() == v) {
+            return replayAfter(trace, model, out);
+          }
+          return new ReplayResult.Diverged(i, "the model fails here with " + v + ", the trace's outcome is " + trace.outcome());
         }
-        return new ReplayResult.Diverged(i, "the model fails here with " + v + ", the trace's outcome is " + trace.outcome());
+        swallowed = true; // an engine's run goes on after a failure its design ignores
       }
       long[] tmp = s;
       s = out;
       out = tmp;
     }
+    if (swallowed) {
+      return new ReplayResult.Confirmed(trace.length(), trace.outcome());
+    }
     return checkEnd(trace, model, s);
+  }
+
+  /** The outcome of one replayed transition: the model's code, or where the trace diverged from it. */
+  private record Taken(int code, ReplayResult.Diverged diverged) {}
+
+  /** Takes trace step ts from s into out, checking the thread, step, phase, bytes read and after, and what ran without. */
+  private static Taken take(Model model, long[] s, TraceStep ts, long[] out) {
+    int i = ts.index();
+    int thread = model.threadIndex(ts.thread());
+    if (thread < 0) {
+      return new Taken(0, new ReplayResult.Diverged(i, "no thread " + ts.thread() + " in the model"));
+    }
+    int t = model.moveOf(s, thread, ts.phase());
+    Optional<Step> next = model.nextStep(s, t);
+    if (next.isEmpty()) {
+      return new Taken(0, new ReplayResult.Diverged(i, ts.thread() + " has finished, the trace has it run '" + ts.step().text() + "'"));
+    }
+    if (!next.get().text().equals(ts.step().text()) || !model.nextPhase(s, t).equals(ts.phase())) {
+      return new Taken(0, new ReplayResult.Diverged(i, ts.thread() + " is at '" + describe(next.get(), model.nextPhase(s, t))
+          + "', the trace has '" + describe(ts.step(), ts.phase()) + "'"));
+    }
+    if (ts.free().isPresent() && ts.free().get() != model.free(s)) {
+      return new Taken(0, new ReplayResult.Diverged(i, ts.thread() + " " + ts.step().text() + " reads "
+          + Sizes.format(model.free(s)) + " free; the trace has " + Sizes.format(ts.free().get())));
+    }
+    if (!model.missingUses(s, t).equals(ts.without())) {
+      return new Taken(0, new ReplayResult.Diverged(i, ts.thread() + " " + ts.step().text() + " runs without "
+          + model.missingUses(s, t) + " on the model; the trace has without " + ts.without()));
+    }
+    int code = model.step(s, t, out);
+    if (code == Model.BLOCKED) {
+      return new Taken(code, new ReplayResult.Diverged(i, ts.thread() + " cannot take '" + ts.step().text() + "' now: it is blocked"));
+    }
+    if (model.used(out) != ts.used() || model.cached(out) != ts.cached()) {
+      return new Taken(code, new ReplayResult.Diverged(i, "device after the step: used " + Sizes.format(model.used(out))
+          + ", cached " + Sizes.format(model.cached(out)) + "; the trace has used " + Sizes.format(ts.used()) + ", cached "
+          + Sizes.format(ts.cached())));
+    }
+    return new Taken(code, null);
+  }
+
+  /** Replays the trace's steps after its violation ({@link Trace#after}) from s, the state the violation left. */
+  private static ReplayResult replayAfter(Trace trace, Model model, long[] s) {
+    long[] cur = s.clone();
+    long[] out = new long[cur.length];
+    for (TraceStep ts : trace.after()) {
+      Taken taken = take(model, cur, ts, out);
+      if (taken.diverged() != null) {
+        return taken.diverged();
+      }
+      if (taken.code() != Model.MOVED) {
+        return new ReplayResult.Diverged(ts.index(), "after the violation the model stops at " + ts.thread() + " "
+            + ts.step().text() + " (" + (Model.violation(taken.code()) != null ? Model.violation(taken.code()) : "no move") + ")");
+      }
+      long[] tmp = cur;
+      cur = out;
+      out = tmp;
+    }
+    return new ReplayResult.Confirmed(trace.length(), trace.outcome());
   }
 
   private static ReplayResult checkEnd(Trace trace, Model model, long[] s) {

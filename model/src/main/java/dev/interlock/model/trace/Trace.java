@@ -1,5 +1,6 @@
 package dev.interlock.model.trace;
 
+import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Names;
 import java.util.List;
 import java.util.Objects;
@@ -15,8 +16,12 @@ import java.util.Optional;
  * @param seed    the seed of a random schedule, empty for an exhaustive search
  * @param outcome how the trace ends
  * @param steps   the transitions, indexed from 1
+ * @param after   for a {@code SWALLOWED_OOM} outcome found by the checker: what the failing job does after the ignored
+ *                failure, the other threads paused (indexed on from the last step), so that the steps that ran
+ *                without the buffer are in the trace; empty otherwise. Not part of {@link #length}
  */
-public record Trace(String design, String source, Parameters params, Optional<Long> seed, Outcome outcome, List<TraceStep> steps) {
+public record Trace(String design, String source, Parameters params, Optional<Long> seed, Outcome outcome, List<TraceStep> steps,
+    List<TraceStep> after) {
   public Trace {
     Names.require("design", design);
     Objects.requireNonNull(source, "source");
@@ -32,9 +37,24 @@ public record Trace(String design, String source, Parameters params, Optional<Lo
         throw new IllegalArgumentException("step " + (i + 1) + " has index " + steps.get(i).index());
       }
     }
+    after = List.copyOf(after);
+    for (int i = 0; i < after.size(); i++) {
+      if (after.get(i).index() != steps.size() + i + 1) {
+        throw new IllegalArgumentException("step " + (steps.size() + i + 1) + " after the violation has index "
+            + after.get(i).index());
+      }
+    }
+    if (!after.isEmpty() && !(outcome instanceof Outcome.Violated v && v.violation().kind() == ViolationKind.SWALLOWED_OOM)) {
+      throw new IllegalArgumentException("only a SWALLOWED_OOM trace goes on after its violation, not " + outcome);
+    }
   }
 
-  /** Number of transitions. */
+  /** A trace that ends where its outcome is. */
+  public Trace(String design, String source, Parameters params, Optional<Long> seed, Outcome outcome, List<TraceStep> steps) {
+    this(design, source, params, seed, outcome, steps, List.of());
+  }
+
+  /** Number of transitions up to the outcome (the violating one included); {@link #after} is not counted. */
   public int length() {
     return steps.size();
   }

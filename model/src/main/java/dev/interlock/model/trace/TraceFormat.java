@@ -31,7 +31,9 @@ import java.util.Optional;
  * design, is written as its first line and the free bytes it read ({@code if free >= 12GiB, read
  * 4GiB}), with the branch taken as its phase ({@code then} or {@code else}); a {@code choose} step as
  * {@code choose}, with the path taken as its phase ({@code then} for the first, {@code else} for the one after
- * {@code or}). An alloc is written as its alloc line,
+ * {@code or}). A kernel's begin that ran without buffers whose allocation failed and was ignored ends in
+ * {@code , without B...}. A {@code SWALLOWED_OOM} trace from the checker goes on after its violation with the failing
+ * job's steps ({@link Trace#after}), their index prefixed by {@code +}. An alloc is written as its alloc line,
  * without its {@code on oom} lines; the phase {@code oom} says that it failed and its {@code on oom} took over (the
  * design says whether that was a handler or {@code ignore}). Lines starting with
  * {@code #} are comments. Version 2 added task threads, the if step and same-worker overlaps;
@@ -64,17 +66,25 @@ public final class TraceFormat {
     int wt = "thread".length();
     int wu = "used".length();
     int wc = "cached".length();
-    for (TraceStep s : t.steps()) {
+    List<TraceStep> all = new ArrayList<>(t.steps());
+    all.addAll(t.after());
+    wi = Math.max(wi, String.valueOf(all.size()).length() + (t.after().isEmpty() ? 0 : 1));
+    for (TraceStep s : all) {
       wt = Math.max(wt, s.thread().length());
       wu = Math.max(wu, Sizes.format(s.used()).length());
       wc = Math.max(wc, Sizes.format(s.cached()).length());
     }
     String row = "%" + (wi + 2) + "s  %-" + wt + "s  %-5s  %-" + wu + "s  %-" + wc + "s  %s";
     sb.append('#').append(String.format(Locale.ROOT, row, "i", "thread", "phase", "used", "cached", "step").substring(1)).append('\n');
-    for (TraceStep s : t.steps()) {
+    for (TraceStep s : all) {
+      if (s.index() == t.length() + 1) {
+        sb.append("# after the ignored failure, the failing job goes on alone (not part of the counterexample's length):\n");
+      }
       String phase = s.phase().map(Phase::label).orElse("-");
-      String text = s.step().text() + s.free().map(f -> ", read " + Sizes.format(f)).orElse("");
-      sb.append(String.format(Locale.ROOT, row, s.index(), s.thread(), phase, Sizes.format(s.used()),
+      String text = s.step().text() + s.free().map(f -> ", read " + Sizes.format(f)).orElse("")
+          + (s.without().isEmpty() ? "" : ", without " + String.join(" ", s.without()));
+      String index = (s.index() > t.length() ? "+" : "") + s.index();
+      sb.append(String.format(Locale.ROOT, row, index, s.thread(), phase, Sizes.format(s.used()),
           Sizes.format(s.cached()), text).stripTrailing()).append('\n');
     }
     return sb.toString();
@@ -133,6 +143,7 @@ public final class TraceFormat {
     Map<String, Integer> headerLine = new LinkedHashMap<>();
     Map<String, Integer> headerCol = new LinkedHashMap<>();
     List<TraceStep> steps = new ArrayList<>();
+    List<TraceStep> after = new ArrayList<>();
     for (int n = 1; n < lines.length; n++) {
       String line = lines[n];
       String trimmed = line.strip();
@@ -142,7 +153,14 @@ public final class TraceFormat {
       }
       int col = line.indexOf(trimmed.charAt(0)) + 1;
       if (Character.isDigit(trimmed.charAt(0))) {
+        if (!after.isEmpty()) {
+          throw new TraceFormatException(file, lineNo, col, "a step of the trace after the steps after its violation (+N)");
+        }
         steps.add(step(file, lineNo, col, trimmed, steps.size() + 1));
+        continue;
+      }
+      if (trimmed.charAt(0) == '+') {
+        after.add(step(file, lineNo, col + 1, trimmed.substring(1), steps.size() + after.size() + 1));
         continue;
       }
       if (!steps.isEmpty()) {
@@ -176,7 +194,7 @@ public final class TraceFormat {
     try {
       Optional<Long> seed = header.get("seed").equals("-") ? Optional.empty() : Optional.of(Long.parseLong(header.get("seed")));
       return new Trace(header.get("design"), header.get("source"), parameters(file, header, headerLine, headerCol), seed,
-          parseOutcome(file, headerLine.get("outcome"), headerCol.get("outcome"), header.get("outcome")), steps);
+          parseOutcome(file, headerLine.get("outcome"), headerCol.get("outcome"), header.get("outcome")), steps, after);
     } catch (NumberFormatException e) {
       throw new TraceFormatException(file, headerLine.get("seed"), headerCol.get("seed"), "seed must be an integer or '-'");
     } catch (IllegalArgumentException e) {
@@ -281,6 +299,12 @@ public final class TraceFormat {
       if (f[5].startsWith("if ")) {
         throw new TraceFormatException(file, line, stepCol, "an if step reads 'if free >= SIZE, read SIZE' or "
             + "'if free < SIZE, read SIZE', got '" + f[5] + "'");
+      }
+      int without = f[5].indexOf(", without ");
+      if (without >= 0) {
+        List<String> missing = List.of(f[5].substring(without + ", without ".length()).split(" "));
+        Step k = stepOf(file, line, stepCol, f[5].substring(0, without));
+        return new TraceStep(index, f[1], k, phase, used, cached, Optional.empty(), missing);
       }
       if (f[5].equals("choose")) {
         if (phase.isEmpty() || phase.get() != Phase.THEN && phase.get() != Phase.ELSE) {
