@@ -15,6 +15,8 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.OnOom;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Parameters;
@@ -38,9 +40,17 @@ import java.util.Optional;
 public final class TraceViews {
   private TraceViews() {}
 
-  /** One transition as recorded, from a trace step or an engine event. */
+  /**
+   * One transition as recorded, from a trace step or an engine event; {@code without}: the missing buffers a kernel's
+   * begin ran without, as recorded; {@code after}: a step after the trace's violation (a swallowed failure's job).
+   */
   private record Row(int index, long x, String thread, Step step, Optional<Phase> phase, long used, long cached,
-      Optional<Long> free, Optional<Violation> failure) {
+      Optional<Long> free, Optional<Violation> failure, List<String> without, boolean after) {
+    Row(int index, long x, String thread, Step step, Optional<Phase> phase, long used, long cached, Optional<Long> free,
+        Optional<Violation> failure) {
+      this(index, x, thread, step, phase, used, cached, free, failure, List.of(), false);
+    }
+
     TraceStep traceStep() {
       return new TraceStep(index, thread, step, phase, used, cached, free);
     }
@@ -55,7 +65,12 @@ public final class TraceViews {
     for (TraceStep s : trace.steps()) {
       Optional<Violation> failure = s.index() == trace.length() && trace.outcome() instanceof Outcome.Violated v
           ? Optional.of(v.violation()) : Optional.empty();
-      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(), failure));
+      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(), failure,
+          s.without(), false));
+    }
+    for (TraceStep s : trace.after()) {
+      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(),
+          Optional.empty(), s.without(), true));
     }
     Design applied;
     try {
@@ -137,6 +152,8 @@ public final class TraceViews {
     /** Open intervals per lane: begin x. */
     private final Map<Integer, Long> openBox = new HashMap<>();
     private final Map<Integer, Row> openBoxRow = new HashMap<>();
+    /** The buffers the open interval of a lane ran without. */
+    private final Map<Integer, List<String>> boxWithout = new HashMap<>();
     /** Open holds per (lock, thread): from x and permits. */
     private final Map<List<Object>, long[]> openHold = new LinkedHashMap<>();
     private TraceView.Highlight failed;
@@ -165,19 +182,29 @@ public final class TraceViews {
         ThreadView before = null;
         if (t >= 0) {
           before = model.view(s, t);
-          code = model.step(s, t, out);
+          // a choose's second path is its own move: the recorded phase (else) picks it
+          code = model.step(s, model.moveOf(s, t, r.phase()), out);
         }
         ViolationKind v = Model.violation(code);
         // a deadlocked final state: its last step moved, the state is the violation
         boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK);
+        // the kernel's begin ran without these: the model's missing buffers where it follows, else as recorded
+        List<String> without = before != null && code != Model.BLOCKED ? model.missingUses(s, t) : r.without();
+        TraceView.Oom oom = r.phase().equals(Optional.of(Phase.OOM)) ? oomOf(r.step(), before) : TraceView.Oom.NONE;
         marks.add(new TraceView.Mark(r.x(), lane, r.index(), r.step().text(), StepCategory.of(r.step()), r.phase().map(Phase::label).orElse(""),
-            r.used(), r.cached(), fails));
+            r.used(), r.cached(), fails, oom, without, r.after()));
+        if (!without.isEmpty()) {
+          boxWithout.put(lane, without);
+        }
         if (t < 0 || code == Model.BLOCKED || (v != null) != fails) {
           following = false;
           samples.add(new TraceView.Sample(Map.of(), r.used() - r.cached(), r.cached()));
           continue;
         }
-        if (v != null) {
+        if (v == ViolationKind.SWALLOWED_OOM) {
+          // the job goes on without the buffer: the model's moved state, from which the steps after it are followed
+          failed = highlightOf(r, v, s);
+        } else if (v != null) {
           failed = highlightOf(r, v, s);
           samples.add(sample(s, model.cached(out)));
           following = false;
@@ -190,7 +217,7 @@ public final class TraceViews {
         out = tmp;
       }
       long end = rows.isEmpty() ? 0 : rows.get(rows.size() - 1).x();
-      openBox.forEach((lane, from) -> boxes.add(box(lane, openBoxRow.get(lane), from, end, true)));
+      openBox.forEach((lane, from) -> boxes.add(box(lane, openBoxRow.get(lane), from, end, true, boxWithout.getOrDefault(lane, List.of()))));
       openHold.forEach((key, v) -> holds.add(new TraceView.Hold((int) key.get(0), (String) key.get(1), (int) v[1], v[0], end, true)));
       return new TraceView(title, subtitle, axis, design.vram(), lanes, marks, boxes, locks, holds, series, samples,
           highlight(outcome, outcomeAt, end), divergence);
@@ -221,15 +248,46 @@ public final class TraceViews {
       if (r.phase().get() == Phase.BEGIN) {
         openBox.put(lane, r.x());
         openBoxRow.put(lane, r);
+        boxWithout.remove(lane);
       } else if (r.phase().get() == Phase.END && openBox.containsKey(lane)) {
-        boxes.add(box(lane, r, openBox.remove(lane), r.x(), false));
+        boxes.add(box(lane, r, openBox.remove(lane), r.x(), false, boxWithout.getOrDefault(lane, List.of())));
         openBoxRow.remove(lane);
+        boxWithout.remove(lane);
       }
     }
 
-    private static TraceView.Box box(int lane, Row r, long from, long to, boolean open) {
+    private static TraceView.Box box(int lane, Row r, long from, long to, boolean open, List<String> without) {
       Interval i = (Interval) r.step();
-      return new TraceView.Box(lane, i.name(), i instanceof Kernel, from, to, open);
+      return new TraceView.Box(lane, i.name(), i instanceof Kernel, from, to, open, without);
+    }
+
+    /**
+     * What the {@code on oom} of a failed allocation does: the model's next step of the thread, where it follows (the
+     * design's step at that position, with its {@code on oom}); else the design's allocations with the trace step's
+     * text, if they all say the same.
+     */
+    private TraceView.Oom oomOf(Step step, ThreadView before) {
+      if (before != null && before.next().orElse(null) instanceof Alloc a && a.header().equals(step)) {
+        return oomKind(a.onOom());
+      }
+      java.util.Set<TraceView.Oom> found = new java.util.HashSet<>();
+      design.roles().forEach(role -> collect(role.body(), step, found));
+      design.tasks().forEach(task -> collect(task.body(), step, found));
+      return found.size() == 1 ? found.iterator().next() : TraceView.Oom.UNKNOWN;
+    }
+
+    private static void collect(List<Step> body, Step header, java.util.Set<TraceView.Oom> found) {
+      for (Step s : body) {
+        if (s instanceof Alloc a && a.fallible() && a.header().equals(header)) {
+          found.add(oomKind(a.onOom()));
+        }
+        Steps.nested(s).forEach(b -> collect(b, header, found));
+      }
+    }
+
+    private static TraceView.Oom oomKind(OnOom o) {
+      return o instanceof OnOom.Ignore ? TraceView.Oom.IGNORED : o instanceof OnOom.Handle ? TraceView.Oom.HANDLED
+          : TraceView.Oom.UNKNOWN;
     }
 
     /** Opens and closes the holds of the thread that moved, from the model's view of it before and after. */
@@ -276,9 +334,16 @@ public final class TraceViews {
     /** The failing transition r from state s, with the model's numbers. */
     private TraceView.Highlight highlightOf(Row r, ViolationKind v, long[] s) {
       List<String> names = model.liveBuffers(s).stream().map(LiveBuffer::describe).toList();
-      Optional<Long> requested = r.step() instanceof Alloc a && v == ViolationKind.OOM ? Optional.of(a.bytes()) : Optional.empty();
+      boolean alloc = v == ViolationKind.OOM || v == ViolationKind.SWALLOWED_OOM;
+      Optional<Long> requested = r.step() instanceof Alloc a && alloc ? Optional.of(a.bytes()) : Optional.empty();
+      Optional<String> missing = Optional.empty();
+      List<String> runWithout = List.of();
+      if (v == ViolationKind.SWALLOWED_OOM && r.step() instanceof Alloc a) {
+        missing = Optional.of(a.buffer());
+        runWithout = model.usersAfterFailure(s, model.threadIndex(r.thread()));
+      }
       return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), r.failure().orElseThrow().message(), requested,
-          Optional.of(model.live(s)), Optional.of(model.free(s)), names);
+          Optional.of(model.live(s)), Optional.of(model.free(s)), names, missing, runWithout);
     }
 
     private Optional<TraceView.Highlight> highlight(Outcome outcome, int outcomeAt, long end) {
