@@ -108,6 +108,7 @@
   function render(v, vi) {
     var g = geometry(v);
     var o = [];
+    var seen = {}; // which of the oom, without and choice marks this view has: their legend entries
     var lanesTop = AXIS;
     var locksTop = lanesTop + v.lanes.length * LANE + GAP;
     var memTop = locksTop + v.locks.length * LOCK + GAP;
@@ -169,7 +170,6 @@
       if (missing) { seen.without = true; }
     });
     var mw = v.axis === 'transition' ? Math.max(2, Math.min(6, COL - 2)) : 2;
-    var seen = {};
     v.marks.forEach(function (m, k) {
       var y = lanesTop + m[1] * LANE + 5;
       var cls = kind(v, m);
@@ -245,10 +245,10 @@
       o.push('<path shape-rendering="crispEdges" pointer-events="none" fill="#d6d6d6" d="' + cached.join('') + '"/>');
     }
     legend.push('<span><i style="background:#d6d6d6"></i>pool-cached</span>');
-    var hatch = 'background:repeating-linear-gradient(45deg,#d40000 0 2px,#ffd9d9 2px 5px)';
+    var stripe = 'background:repeating-linear-gradient(45deg,#d40000 0 2px,#ffd9d9 2px 5px)';
     if (seen.handled) { legend.push('<span class="lg-oom-handled"><i style="background:#f0b400;outline:1px solid #6b4e00"></i>failed allocation, on oom handler</span>'); }
-    if (seen.ignored) { legend.push('<span class="lg-oom-ignored"><i style="' + hatch + '"></i>failed allocation, on oom ignore</span>'); }
-    if (seen.without) { legend.push('<span class="lg-without"><i style="' + hatch + ';outline:1px solid #d40000"></i>kernel ran without a buffer</span>'); }
+    if (seen.ignored) { legend.push('<span class="lg-oom-ignored"><i style="' + stripe + '"></i>failed allocation, on oom ignore</span>'); }
+    if (seen.without) { legend.push('<span class="lg-without"><i style="' + stripe + ';outline:1px solid #d40000"></i>kernel ran without a buffer</span>'); }
     if (seen.choice) { legend.push('<span class="lg-choice"><i style="background:#b03a7a"></i>choose (path taken)</span>'); }
     o.push('<text x="8" y="' + (memTop + 14) + '">device memory</text>');
     o.push('<text class="axis" x="' + (LEFT - 6) + '" y="' + f(y(0)) + '" text-anchor="end">0</text>');
