@@ -254,7 +254,7 @@
     o.push('<text class="axis" x="' + (LEFT - 6) + '" y="' + f(y(0)) + '" text-anchor="end">0</text>');
 
     // the violation: a band over its column, a marker above it, and a failed request on top of the live bytes
-    var marker = null, request = null;
+    var marker = null, request = null, reqLabel = ''; // the label goes over the vram line, drawn after it
     if (h) {
       var ov = h.verdict === 'OVERLAP';
       var j = bisect(v.marks, h.x), j0 = bisect(v.marks, h.fromX);
@@ -270,12 +270,13 @@
           var top = y(h.live + h.requested), bottom = y(h.live);
           request = [top, bottom];
           o.push('<rect class="request" id="request-' + vi + '" x="' + f(cx - rw / 2) + '" y="' + f(top) + '" width="' + f(rw) + '" height="' + f(bottom - top) + '"/>');
-          o.push('<text x="' + f(cx + rw / 2 + 4) + '" y="' + f(top + 11) + '">requested ' + size(h.requested) + '</text>');
+          reqLabel = '<text class="reqlabel" x="' + f(cx + rw / 2 + 4) + '" y="' + f(top + 11) + '">requested ' + size(h.requested) + '</text>';
         }
       }
     }
     o.push('<line class="vram" x1="' + LEFT + '" x2="' + right + '" y1="' + f(y(v.vram)) + '" y2="' + f(y(v.vram)) + '"/>');
     o.push('<text class="axis" x="' + (LEFT - 6) + '" y="' + f(y(v.vram) + 4) + '" text-anchor="end">vram ' + size(v.vram) + '</text>');
+    if (reqLabel) { o.push(reqLabel); }
     if (v.divergence) {
       var dx = f(g.center(v.divergence.x));
       o.push('<line class="divergence" x1="' + dx + '" x2="' + dx + '" y1="' + AXIS + '" y2="' + (memTop + MEM) + '"/>');
