@@ -18,4 +18,6 @@ run ./interlock check designs/cuzk/phase10.design --trace-out traces/cuzk-phase1
 run ./interlock check designs/cuzk/phase11.design --trace-out traces/cuzk-phase11.swallowed.trace --force
 run ./interlock check designs/cuzk/phase12.design --trace-out traces/cuzk-phase12.swallowed.trace --force
 run ./interlock check designs/cuzk/proposal9.design --trace-out traces/cuzk-proposal9.oom.trace --force
+run ./interlock check designs/oom-fallback.design --overlap plan_tiles msm --trace-out traces/oom-fallback.overlap.trace --force
+run ./interlock check designs/oom-ignore.design --trace-out traces/oom-ignore.swallowed.trace --force
 exit $status

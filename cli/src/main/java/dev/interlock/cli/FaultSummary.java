@@ -62,8 +62,9 @@ final class FaultSummary {
     out.printf(Locale.ROOT, "retries   %d retries in all: %d after an injected fault, %d after a real failure; %d %ss retried%n",
         r.retried().size(), retriedInjected, retriedReal, retriedJobs.size(), unit);
     out.printf(Locale.ROOT, "outcome   %d %ss: %d completed (%d of them after retries), %d failed real (the design's), "
-            + "%d failed injected after retries, %d aborted, %d lost%n", jobs, unit, r.completed(), completedAfterRetry, r.failed(),
-        r.faulted(), r.aborted(), lost(r, jobs));
+            + "%d failed injected after retries, %d aborted, %d lost%s%n", jobs, unit, r.completed(), completedAfterRetry, r.failed(),
+        r.faulted(), r.aborted(), lost(r, jobs),
+        r.swallowedJobs() == 0 ? "" : ", " + r.swallowedJobs() + " ran on with an ignored OOM (SWALLOWED_OOM: results wrong)");
     out.printf(Locale.ROOT, "contexts  %d device contexts recreated after a poison%n", device == null ? 0 : device.reopens());
     out.printf(Locale.ROOT, "shutdown  %s%n", r.leftover() == 0 && r.heldAtShutdown().isEmpty() && r.memory().live() == 0
         ? "clean: nothing live on the device, no lock or permit held"

@@ -215,6 +215,10 @@ final class FidelityCommand implements Callable<Integer> {
       if (j instanceof JobResult.Aborted a) {
         return "job " + a.job().id() + " aborted: " + a.why();
       }
+      if (j instanceof JobResult.Swallowed sw) {
+        return "job " + sw.job().id() + " ran on after an ignored OOM (SWALLOWED_OOM): "
+            + (sw.swallowed().isEmpty() ? sw.withoutBuffers().get(0).describe() : sw.swallowed().get(0).message());
+      }
     }
     if (r.leftover() != 0) {
       return r.leftover() + " buffers live at shutdown";

@@ -351,6 +351,10 @@ final class ProveCommand implements Callable<Integer> {
         problems.add("partition " + j.job().id() + " failed at '" + f.step() + "': " + f.fault().describe() + retriedText(report, j));
       } else if (j instanceof JobResult.Aborted a) {
         problems.add("partition " + j.job().id() + " aborted: " + a.why());
+      } else if (j instanceof JobResult.Swallowed sw) {
+        problems.add("partition " + j.job().id() + " ran on after an ignored OOM (SWALLOWED_OOM), its proof made without "
+            + "its buffers: " + sw.swallowed().stream().map(v -> v.message()).toList() + ", "
+            + sw.withoutBuffers().stream().map(m -> m.describe()).toList());
       } else {
         problems.add("partition " + j.job().id() + " produced no proof");
       }

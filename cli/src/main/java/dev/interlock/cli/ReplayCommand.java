@@ -84,7 +84,7 @@ final class ReplayCommand implements Callable<Integer> {
           where = "the engine, " + pipeline + " pipeline, " + device.description();
           Scheduled.Replay rr = Scheduled.replay(applied, trace.source(), trace, device, pipelines);
           r = rr.result();
-          engineNote = Reports.failures(rr.report());
+          engineNote = Reports.failures(rr.report()) + Reports.swallowed(rr.report());
           outputs.writeTimeline(rr.report(), device);
           if (outputs.html != null) {
             HtmlViews.replay(outputs.html, outputs.force, trace, d, applied, "the engine (" + on + ")", rr.report());

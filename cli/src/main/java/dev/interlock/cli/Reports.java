@@ -32,6 +32,34 @@ final class Reports {
     return sb.toString();
   }
 
+  /**
+   * One line per allocation failure the design ignored ({@code on oom ignore}: SWALLOWED_OOM), then one per kernel
+   * that ran without such a buffer (where results went wrong), at most {@link #FAULTED_SHOWN} of each; empty when
+   * there were none.
+   */
+  static String swallowed(RunReport r) {
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
+    for (var v : r.swallowed()) {
+      if (shown++ < FAULTED_SHOWN) {
+        sb.append(String.format(Locale.ROOT, "  %s: %s%n", v.kind(), v.message()));
+      }
+    }
+    if (shown > FAULTED_SHOWN) {
+      sb.append(String.format(Locale.ROOT, "  ... and %d more ignored allocation failures%n", shown - FAULTED_SHOWN));
+    }
+    shown = 0;
+    for (var m : r.withoutBuffers()) {
+      if (shown++ < FAULTED_SHOWN) {
+        sb.append(String.format(Locale.ROOT, "  transition %d, job %d: %s%n", m.seq(), m.job(), m.describe()));
+      }
+    }
+    if (shown > FAULTED_SHOWN) {
+      sb.append(String.format(Locale.ROOT, "  ... and %d more kernels ran without their buffers%n", shown - FAULTED_SHOWN));
+    }
+    return sb.toString();
+  }
+
   /** How many jobs failed by injected faults are listed one per line. */
   static final int FAULTED_SHOWN = 20;
 }

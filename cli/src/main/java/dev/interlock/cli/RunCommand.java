@@ -94,13 +94,15 @@ final class RunCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "ran       %s%n", d.parametersLine());
     FaultSummary.header(out, faults, retry);
     Map<String, int[]> perRole = new LinkedHashMap<>();
-    d.roles().forEach(role -> perRole.put(role.name(), new int[4]));
+    d.roles().forEach(role -> perRole.put(role.name(), new int[5]));
     for (JobResult j : r.results()) {
       int[] c = perRole.get(j.job().role());
-      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : j instanceof JobResult.Faulted ? 3 : 2]++;
+      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : j instanceof JobResult.Faulted ? 3
+          : j instanceof JobResult.Swallowed ? 4 : 2]++;
     }
-    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%s%n", role, c[0], c[1], c[2],
-        faults.none() ? "" : ", " + c[3] + " failed by injected faults"));
+    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%s%s%n", role, c[0], c[1], c[2],
+        faults.none() ? "" : ", " + c[3] + " failed by injected faults",
+        c[4] == 0 ? "" : ", " + c[4] + " ran on with an ignored OOM (SWALLOWED_OOM: results wrong)"));
     out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); %s live at shutdown%n", Sizes.format(r.memory().peakUsed()),
         Sizes.format(d.vram()), r.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
         r.leftover() == 0 ? "nothing" : r.leftover() + " buffers");
@@ -116,7 +118,11 @@ final class RunCommand implements Callable<Integer> {
     if (!failures.isEmpty()) {
       out.printf(Locale.ROOT, "failures%n%s", failures);
     }
+    String swallowed = Reports.swallowed(r);
+    if (!swallowed.isEmpty()) {
+      out.printf(Locale.ROOT, "swallowed%n%s", swallowed);
+    }
     out.flush();
-    return r.failed() == 0 && r.aborted() == 0 && r.faulted() == 0 ? 0 : 1;
+    return r.failed() == 0 && r.aborted() == 0 && r.faulted() == 0 && r.swallowedJobs() == 0 ? 0 : 1;
   }
 }

@@ -19,6 +19,29 @@ class EngineCommandsTest {
     }
   }
 
+  @Test
+  void handledAndIgnoredAllocationFailuresReplayOnTheEngine() {
+    CliTest.Run h = CliTest.run("replay", "traces/oom-fallback.overlap.trace", "--on", "impl");
+    assertThat(h.status()).as(h.out() + h.err()).isZero();
+    assertThat(h.out()).contains("5 transitions end in OVERLAP plan_tiles msm as recorded").doesNotContain("SWALLOWED");
+    CliTest.Run i = CliTest.run("replay", "traces/oom-ignore.swallowed.trace", "--on", "impl");
+    assertThat(i.status()).as(i.out() + i.err()).isZero();
+    assertThat(i.out()).contains("4 transitions end in SWALLOWED_OOM as recorded")
+        .contains("  SWALLOWED_OOM: gpu_worker#1 alloc d_temp 8GiB: out of device memory")
+        .contains("on oom ignore: gpu_worker#1 goes on without d_temp");
+  }
+
+  @Test
+  void aRunThatSwallowsAnOutOfMemoryNamesTheKernelsThatRanWithoutTheBufferAndExits1() {
+    // one worker on 10 GiB: its 3 GiB input and 8 GiB scratch never fit together, whatever the timing
+    CliTest.Run r = CliTest.run("run", "designs/oom-ignore.design", "--vram", "10GiB", "--threads", "gpu_worker=1");
+    assertThat(r.status()).as(r.out() + r.err()).isEqualTo(1);
+    assertThat(r.out()).contains("gpu_worker: 0 completed, 0 failed, 0 aborted, 1 ran on with an ignored OOM")
+        .containsPattern("swallowed\\R  SWALLOWED_OOM: gpu_worker#0 alloc d_temp 8GiB: out of device memory")
+        .contains("job 0: gpu_worker#0 kernel msm uses d_a d_temp: ran without d_temp")
+        .contains("nothing live at shutdown");
+  }
+
   /**
    * Whether a GPU ran the command; without one, checks that the command said why in one line (exit 2) and prints the
    * visible skip line for what could not be checked.

@@ -5,8 +5,10 @@ import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.model.state.ViolationKind;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +23,8 @@ public final class Crew {
   private final String roleThread;
   private final Device device;
   private final Map<String, DeviceBuffer> kept = new LinkedHashMap<>();
+  /** Kept buffers whose allocation failed and was ignored: missing until an allocation of them succeeds. */
+  private final Set<String> missing = new HashSet<>();
   private int jobs;
   private int open;
   private boolean finished;
@@ -42,7 +46,18 @@ public final class Crew {
   public synchronized void keep(String buffer, Supplier<DeviceBuffer> allocate) {
     if (!kept.containsKey(buffer)) {
       kept.put(buffer, allocate.get());
+      missing.remove(buffer);
     }
+  }
+
+  /** The allocation of kept buffer B failed and the design ignores it: B is missing, as a job's buffer would be. */
+  public synchronized void markMissing(String buffer) {
+    missing.add(buffer);
+  }
+
+  /** Whether kept buffer {@code buffer} is missing: its allocation failed and was ignored. */
+  public synchronized boolean isMissing(String buffer) {
+    return missing.contains(buffer);
   }
 
   /** The kept buffer called {@code buffer}, or null when it is not live. */
@@ -57,6 +72,9 @@ public final class Crew {
    */
   public synchronized void free(String buffer, String thread) {
     DeviceBuffer b = kept.get(buffer);
+    if (b == null && missing.remove(buffer)) {
+      return; // the failed allocation left a null pointer, whose cudaFree does nothing
+    }
     if (b == null) {
       throw new BufferNotLiveException(ViolationKind.BAD_FREE, thread + " free " + buffer + ": " + roleThread
           + " has no live kept " + buffer);
@@ -107,5 +125,6 @@ public final class Crew {
       }
     }
     kept.clear();
+    missing.clear();
   }
 }

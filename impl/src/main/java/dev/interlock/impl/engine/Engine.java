@@ -255,7 +255,8 @@ public final class Engine {
       List<JobResult> sorted = new ArrayList<>(results);
       sorted.sort(Comparator.comparingInt(r -> r.job().id()));
       return new RunReport(sorted, log.trace(design, source), log.events(), device.memory(),
-          Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9, log.start(), retried, held);
+          Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9, log.start(), retried, held,
+          log.swallowed(), log.missingUses());
     }
   }
 }

@@ -29,6 +29,9 @@ public final class EventLog {
   private final long start = System.nanoTime();
   private Violation firstViolation;
   private int stepsAtViolation;
+  /** The ignored allocation failures ({@code on oom ignore}) and the kernels that ran without a missing buffer. */
+  private final List<Violation> swallowed = new ArrayList<>();
+  private final List<MissingUse> missingUses = new ArrayList<>();
   /** Per thread, the kernels whose begin is recorded and whose end is not (the model's kernels in flight). */
   private final Map<String, Integer> kernelsInFlight = new HashMap<>();
 
@@ -85,6 +88,36 @@ public final class EventLog {
     events.add(new Event(events.size() + 1, thread, job, step, phase, at.used(), at.cached(), System.nanoTime() - start,
         Optional.of(v)));
     noteViolation(v);
+  }
+
+  /**
+   * Notes that the transition just recorded was an allocation whose failure the design ignores: the violation
+   * {@code v} ({@code SWALLOWED_OOM}), which ends the run's trace at that transition when it is the first, while the
+   * job goes on. Call it in the same monitor hold as the {@link #record} of that transition.
+   */
+  public synchronized void recordSwallowed(Violation v) {
+    swallowed.add(v);
+    noteViolation(v);
+  }
+
+  /**
+   * Notes that the transition just recorded, a kernel's begin by {@code thread} in {@code job}, launched it without
+   * the missing {@code buffers}; returns the note. Call it in the same monitor hold as the {@link #record} of it.
+   */
+  public synchronized MissingUse recordMissingUse(String thread, int job, Step step, List<String> buffers) {
+    MissingUse m = new MissingUse(events.size(), thread, job, step.text(), buffers);
+    missingUses.add(m);
+    return m;
+  }
+
+  /** The ignored allocation failures so far, in order. */
+  public synchronized List<Violation> swallowed() {
+    return List.copyOf(swallowed);
+  }
+
+  /** The kernels launched without a missing buffer so far, in order. */
+  public synchronized List<MissingUse> missingUses() {
+    return List.copyOf(missingUses);
   }
 
   /** Records a violation that is not a step of its own (a leak at job end, a deadlock). */

@@ -4,10 +4,12 @@ import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.fault.Fault;
 import dev.interlock.model.state.Violation;
+import java.util.List;
 import java.util.Objects;
 
 /** How a job ended: every job of a run gets exactly one. */
-public sealed interface JobResult permits JobResult.Completed, JobResult.Failed, JobResult.Faulted, JobResult.Aborted {
+public sealed interface JobResult permits JobResult.Completed, JobResult.Swallowed, JobResult.Failed, JobResult.Faulted,
+    JobResult.Aborted {
 
   Job job();
 
@@ -18,6 +20,33 @@ public sealed interface JobResult permits JobResult.Completed, JobResult.Failed,
   record Completed(Job job, String worker, Object value) implements JobResult {
     public Completed {
       Objects.requireNonNull(job, "job");
+    }
+  }
+
+  /**
+   * The job ran to its end, but an allocation of it failed and the design ignored the failure ({@code on oom ignore}):
+   * {@code value} was computed without the buffer.
+   *
+   * <p>Why apart from {@link Completed} and {@link Failed}: nothing crashed, yet the result is wrong, which is the
+   * verdict {@code SWALLOWED_OOM}, never a success.
+   *
+   * @param step           the first step of the job that went wrong: its first ignored allocation, or, in a job
+   *                       without one, its first kernel that ran without a missing kept buffer
+   * @param swallowed      each ignored failure of the job, as the engine saw it (kind {@code SWALLOWED_OOM}, the
+   *                       device's message); empty when only a kept buffer that an earlier job failed to allocate was
+   *                       missing
+   * @param withoutBuffers the kernels of the job that ran without a buffer whose allocation failed
+   */
+  record Swallowed(Job job, String worker, Object value, String step, List<Violation> swallowed,
+      List<MissingUse> withoutBuffers) implements JobResult {
+    public Swallowed {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(step, "step");
+      swallowed = List.copyOf(swallowed);
+      withoutBuffers = List.copyOf(withoutBuffers);
+      if (swallowed.isEmpty() && withoutBuffers.isEmpty()) {
+        throw new IllegalArgumentException("a swallowed job has an ignored failure or a kernel run without its buffer");
+      }
     }
   }
 

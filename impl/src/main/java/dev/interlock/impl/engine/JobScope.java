@@ -26,7 +26,9 @@ import java.util.function.Supplier;
  * One job as its threads share it: the role thread that took it and the tasks it spawned, directly
  * or through other tasks. It holds the job's buffers (by name; the same name in another job is
  * another buffer), its one-shot events and the task threads it started, and it closes the job when
- * the last of its threads has ended: a non-kept buffer still live then is a LEAK.
+ * the last of its threads has ended: a non-kept buffer still live then is a LEAK. A buffer whose allocation failed
+ * and was ignored ({@code on oom ignore}) is missing: not live, no leak, its free a no-op; the job's result is then
+ * {@link JobResult.Swallowed}.
  *
  * <p>A job's result goes out when it has closed (after a failure, once its buffers are freed) and
  * its role thread's pipeline has returned (or the job failed); a thread may start its next job
@@ -41,6 +43,13 @@ public final class JobScope {
   private final boolean scoped;
   private final Await changes;
   private final Map<String, DeviceBuffer> buffers = new LinkedHashMap<>();
+  /** The job's buffers whose allocation failed and was ignored ({@code on oom ignore}): missing, not live. */
+  private final Set<String> missing = new LinkedHashSet<>();
+  /** The ignored allocation failures of the job, and the kernels that ran without a missing buffer. */
+  private final List<Violation> swallowed = new ArrayList<>();
+  private final List<MissingUse> withoutBuffers = new ArrayList<>();
+  /** The first step of the job that went wrong for want of a buffer (an ignored failure, a kernel without it). */
+  private String firstWrong;
   private final Set<String> signalled = new HashSet<>();
   private final Map<String, String> lastSpawned = new HashMap<>();
   private final Set<String> active = new LinkedHashSet<>();
@@ -116,6 +125,36 @@ public final class JobScope {
       throw new LeakException(leakMessage);
     }
     buffers.put(name, allocate.get());
+    missing.remove(name); // a new buffer replaces the missing mark
+  }
+
+  /**
+   * The allocation of the job's buffer B failed and the design ignores it: B is missing (a kernel runs without it,
+   * its free does nothing, it is no leak at the job's end) until an allocation of B succeeds.
+   */
+  public synchronized void markMissing(String name) {
+    missing.add(name);
+  }
+
+  /** Whether the job's buffer {@code name} is missing: its allocation failed and was ignored. */
+  public synchronized boolean isMissing(String name) {
+    return missing.contains(name);
+  }
+
+  /** Notes an ignored allocation failure of this job at {@code step} ({@code SWALLOWED_OOM}): its result is wrong. */
+  synchronized void swallowed(String step, Violation v) {
+    swallowed.add(v);
+    if (firstWrong == null) {
+      firstWrong = step;
+    }
+  }
+
+  /** Notes a kernel of this job that ran without missing buffers. */
+  synchronized void ranWithout(MissingUse use) {
+    withoutBuffers.add(use);
+    if (firstWrong == null) {
+      firstWrong = use.step();
+    }
   }
 
   /**
@@ -126,6 +165,9 @@ public final class JobScope {
    */
   public synchronized void free(String name, String thread) {
     DeviceBuffer b = buffers.get(name);
+    if (b == null && missing.remove(name)) {
+      return; // the failed allocation left a null pointer, whose cudaFree does nothing
+    }
     if (b == null) {
       throw new BufferNotLiveException(ViolationKind.BAD_FREE, thread + " free " + name + ": " + label() + " has no live " + name);
     }
@@ -321,6 +363,7 @@ public final class JobScope {
         }
         synchronized (JobScope.this) {
           buffers.clear();
+          missing.clear();
         }
         owner.crew().closed(false);
       }
@@ -337,7 +380,9 @@ public final class JobScope {
       if (!settled || published || failure == null && !returned) {
         return;
       }
-      r = failure != null ? failure : new JobResult.Completed(job, owner.name(), value);
+      r = failure != null ? failure
+          : swallowed.isEmpty() && withoutBuffers.isEmpty() ? new JobResult.Completed(job, owner.name(), value)
+          : new JobResult.Swallowed(job, owner.name(), value, firstWrong, swallowed, withoutBuffers);
       published = true;
     }
     life.publish(r);

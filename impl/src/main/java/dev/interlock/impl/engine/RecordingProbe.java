@@ -16,6 +16,7 @@ import dev.interlock.impl.sync.WaitRegistry;
 import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
+import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
@@ -26,6 +27,7 @@ import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
@@ -36,6 +38,7 @@ import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
 import dev.interlock.model.step.Wait;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -66,6 +69,10 @@ public final class RecordingProbe implements Probe {
   /** The branch an {@code if free} step took and the free bytes it read, for its event. */
   private Phase branch;
   private long freeRead;
+  /** An ignored allocation failure of this transition, recorded with it ({@code SWALLOWED_OOM}). */
+  private Violation swallowing;
+  /** The missing buffers a kernel launched in this transition runs without, recorded with it. */
+  private List<String> without;
 
   RecordingProbe(String thread, StepGate gate, EventLog log, Device device, WaitRegistry waits, Faults faults) {
     this.faults = faults;
@@ -172,6 +179,58 @@ public final class RecordingProbe implements Probe {
   }
 
   /**
+   * An allocation whose failure the design handles ({@code on oom}, its handler or {@code ignore}): one transition
+   * that runs {@code op}, which allocates. When the device runs out of memory (its {@link OutOfDeviceMemoryException},
+   * CUDA_ERROR_OUT_OF_MEMORY on a GPU) the transition still moves, with phase {@link Phase#OOM}, as the model's does;
+   * for {@code ignore}, {@code ignored} runs inside it (it marks the buffer missing) and the transition is the violation
+   * {@code SWALLOWED_OOM}, which ends the run's trace while the job goes on. An injected allocation fault
+   * ({@code --faults alloc...}) counts as out of memory here: the handler is the job's own error handling, which cannot
+   * tell the two apart. With {@code lastOfBody}, the transition is the body's last unless a handler (on failure) or
+   * the handler's else steps (on success) run next.
+   *
+   * @return whether the allocation succeeded (false: the handler, if any, runs next)
+   */
+  public boolean alloc(Alloc step, boolean lastOfBody, Runnable op, Runnable ignored) {
+    if (!step.fallible()) {
+      throw new IllegalArgumentException("'" + step.text() + "' has no on oom: its failure fails the job");
+    }
+    return transition(step, Optional.empty(), () -> {
+      String why;
+      try {
+        op.run();
+        endingBody |= lastOfBody && !(step.onOom() instanceof OnOom.Handle h && !h.success().isEmpty());
+        return true;
+      } catch (OutOfDeviceMemoryException e) {
+        why = e.getMessage();
+      } catch (InjectedFault e) {
+        if (e.fault().kind() != FaultKind.ALLOC) {
+          throw e;
+        }
+        why = e.getMessage();
+      }
+      branch = Phase.OOM;
+      if (step.onOom() instanceof OnOom.Ignore) {
+        ignored.run();
+        swallowing = new Violation(ViolationKind.SWALLOWED_OOM, why + "; on oom ignore: " + thread
+            + " goes on without " + step.buffer());
+      }
+      endingBody |= lastOfBody && step.onOom().steps().isEmpty();
+      return false;
+    });
+  }
+
+  /**
+   * Says, from inside a kernel launch's operation ({@link #begin}), that the kernel runs without {@code buffers}:
+   * missing buffers, whose allocation failed and was ignored. The launch's transition records it as a
+   * {@link MissingUse}, in the run's log and the job's result.
+   */
+  public void launchesWithout(List<String> buffers) {
+    if (!silent && !buffers.isEmpty()) {
+      without = List.copyOf(buffers);
+    }
+  }
+
+  /**
    * Says that the thread's next transition is the last of its body for this job: its part of the job
    * ends inside that transition, after the step's operation and before its event is recorded, so a
    * job that closes then (frees kept buffers, or leaks) does so in the same transition, as in the model.
@@ -274,6 +333,8 @@ public final class RecordingProbe implements Probe {
   private void goSilent() {
     silent = true;
     endingBody = false;
+    swallowing = null;
+    without = null;
     log.abandon(thread);
   }
 
@@ -311,18 +372,45 @@ public final class RecordingProbe implements Probe {
     branch = null;
     if (!endingBody || scope == null) {
       endingBody = false;
-      log.record(thread, job, step, recorded, free, device::memory);
+      synchronized (log) {
+        log.record(thread, job, step, recorded, free, device::memory);
+        recordNotes(step);
+      }
       return result;
     }
     endingBody = false;
     synchronized (log) {
       JobScope.Closing closing = scope.end(thread, "after '" + step.text() + "'");
       log.record(thread, job, step, recorded, free, device::memory);
+      recordNotes(step);
       if (closing != null) {
         closing.finish();
       }
     }
     return result;
+  }
+
+  /**
+   * Records, right after the transition's event and in the same hold of the log's monitor, an ignored allocation
+   * failure and the missing buffers of a kernel launch that the transition's operation noted; the job notes them too.
+   */
+  private void recordNotes(Step step) {
+    Violation v = swallowing;
+    List<String> w = without;
+    swallowing = null;
+    without = null;
+    if (v != null) {
+      log.recordSwallowed(v);
+      if (scope != null) {
+        scope.swallowed(step.text(), v);
+      }
+    }
+    if (w != null) {
+      MissingUse m = log.recordMissingUse(thread, job, step, w);
+      if (scope != null) {
+        scope.ranWithout(m);
+      }
+    }
   }
 
   /**
@@ -445,6 +533,8 @@ public final class RecordingProbe implements Probe {
     silent = false;
     endingBody = false;
     branch = null;
+    swallowing = null;
+    without = null;
     job = nextJob;
     scope = nextScope;
   }

@@ -1,6 +1,7 @@
 package dev.interlock.impl.engine;
 
 import dev.interlock.impl.api.MemoryInfo;
+import dev.interlock.model.state.Violation;
 import dev.interlock.model.trace.Trace;
 import java.util.List;
 import java.util.Objects;
@@ -22,11 +23,18 @@ import java.util.Optional;
  *                      {@code results}, which holds each job's last attempt
  * @param heldAtShutdown the mutexes and semaphore permits still held when the run ended, one line each (empty when
  *                      every job gave back what it took)
+ * @param swallowed     the allocation failures the design ignored ({@code on oom ignore}, verdict
+ *                      {@code SWALLOWED_OOM}), in order; the first of them ends {@code trace} when no other violation
+ *                      came first
+ * @param withoutBuffers the kernels that ran without a buffer whose allocation had failed and was ignored, in order:
+ *                      where the results are wrong
  */
 public record RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory,
     Optional<String> deadlock, int leftover, double seconds, long clockOrigin, List<JobResult> retried,
-    List<String> heldAtShutdown) {
+    List<String> heldAtShutdown, List<Violation> swallowed, List<MissingUse> withoutBuffers) {
   public RunReport {
+    swallowed = List.copyOf(swallowed);
+    withoutBuffers = List.copyOf(withoutBuffers);
     results = List.copyOf(results);
     events = List.copyOf(events);
     retried = List.copyOf(retried);
@@ -38,7 +46,13 @@ public record RunReport(List<JobResult> results, Trace trace, List<Event> events
   /** A run without retries, as the engine made them before faults. */
   public RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory, Optional<String> deadlock,
       int leftover, double seconds, long clockOrigin) {
-    this(results, trace, events, memory, deadlock, leftover, seconds, clockOrigin, List.of(), List.of());
+    this(results, trace, events, memory, deadlock, leftover, seconds, clockOrigin, List.of(), List.of(), List.of(),
+        List.of());
+  }
+
+  /** Jobs that ran to their end without a buffer whose allocation failed and was ignored: their results are wrong. */
+  public long swallowedJobs() {
+    return results.stream().filter(r -> r instanceof JobResult.Swallowed).count();
   }
 
   /** Jobs whose last attempt an injected fault ended. */

@@ -9,8 +9,10 @@ import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.Violation;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Choose;
+import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Trace;
@@ -91,13 +93,18 @@ public final class Scheduled {
   /**
    * Whether a thread waiting at step {@code at} (phase {@code phase} at the gate) is where trace step
    * {@code ts} has it: the same step and phase. An {@code if free} or {@code choose} step is compared by its first
-   * line, which is all a trace holds of it, and its branch only once it has read the device or been granted a path.
+   * line, which is all a trace holds of it, and its branch only once it has read the device or been granted a path;
+   * likewise an alloc with {@code on oom} by its alloc line ({@link Steps#header}), and whether it failed (phase oom)
+   * once it has run.
    */
   private static boolean samePosition(TraceStep ts, Step at, Optional<Phase> phase) {
     if (at instanceof IfFree || at instanceof Choose) {
       return ts.step().getClass() == at.getClass() && ts.step().text().equals(at.text());
     }
-    return ts.step().equals(at) && ts.phase().equals(phase);
+    if (at instanceof Alloc a && a.fallible()) {
+      return ts.step().equals(Steps.header(at)) && (ts.phase().isEmpty() || ts.phase().equals(Optional.of(Phase.OOM)));
+    }
+    return ts.step().equals(Steps.header(at)) && ts.phase().equals(phase);
   }
 
   /**

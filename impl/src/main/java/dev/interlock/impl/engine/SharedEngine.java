@@ -72,7 +72,10 @@ public final class SharedEngine {
     resources.releaseDeviceBuffers();
   }
 
-  /** "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}. */
+  /**
+   * "ok" for a completed job, else the verdict and step: {@code "OOM at alloc staged 12GiB"}; a job that ran on
+   * without a buffer is {@code SWALLOWED_OOM} at its first step that went wrong ({@link JobResult.Swallowed#step()}).
+   */
   public static String describe(JobResult r) {
     if (r instanceof JobResult.Failed f) {
       return f.violation().kind() + " at " + f.step();
@@ -82,6 +85,9 @@ public final class SharedEngine {
     }
     if (r instanceof JobResult.Aborted a) {
       return "aborted: " + a.why();
+    }
+    if (r instanceof JobResult.Swallowed sw) {
+      return "SWALLOWED_OOM at " + sw.step();
     }
     return "ok";
   }

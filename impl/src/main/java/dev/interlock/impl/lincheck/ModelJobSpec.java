@@ -7,12 +7,18 @@ import dev.interlock.model.state.DeviceMemory;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ThreadView;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Step;
 import java.util.Arrays;
 
 /**
  * The sequential specification of {@link SharedEngine#runJob(String)}, computed by the model: one
  * worker per role, stepped through one job (its body and the tasks it spawns) per call, answering
  * in the engine's words ("ok", or "OOM at alloc staged 12GiB").
+ *
+ * <p>An allocation failure the design ignores ({@code on oom ignore}) is the model's violation SWALLOWED_OOM, but the
+ * job goes on from the state the model moved to, as the engine's does; its answer is {@code "SWALLOWED_OOM at STEP"},
+ * the job's first step that went wrong (that allocation, or a kernel that ran without a missing buffer,
+ * {@link Model#missingUses}), unless a real failure comes later in the job.
  *
  * <p>A job that fails leaves the state as the engine does after a failed job ({@link Model#restart}):
  * the thread starts its next job holding no mutex, permit or buffer; its live buffers are freed
@@ -56,17 +62,23 @@ public abstract class ModelJobSpec {
     if (job >= JOBS - 1) {
       throw new IllegalStateException("the specification ran out of jobs: raise ModelJobSpec.JOBS above " + JOBS);
     }
+    String wrong = null; // the job's first step that went wrong for want of a buffer (an ignored failure)
     while (!closed(state, t, job)) {
       int moved = -1;
       for (int u = t; u < model.threads() && model.workerOf(u) == model.workerOf(t); u++) {
         if (u == t && model.view(state, t).job() > job) {
           continue; // the role thread has ended this job: its next one is another call
         }
+        String at = model.nextStep(state, u).map(Step::text).orElse(null);
+        boolean without = !model.missingUses(state, u).isEmpty();
         int code = model.step(state, u, scratch);
         if (code == Model.BLOCKED || code == Model.FINISHED) {
           continue;
         }
-        if (code != Model.MOVED) {
+        if (wrong == null && (without || Model.violation(code) == ViolationKind.SWALLOWED_OOM)) {
+          wrong = at;
+        }
+        if (code != Model.MOVED && Model.violation(code) != ViolationKind.SWALLOWED_OOM) {
           ViolationKind kind = Model.violation(code);
           // scratch is the device as the failure left it (an OOM still moves the pool's cache); a leak found when
           // the job closes is reported at its end, as the engine does
@@ -90,7 +102,7 @@ public abstract class ModelJobSpec {
       // holding nothing, the next job starts as the first did: forget the count, so states merge
       state = model.restart(state, t);
     }
-    return "ok";
+    return wrong == null ? "ok" : ViolationKind.SWALLOWED_OOM + " at " + wrong;
   }
 
   /** Whether role thread t's job {@code job} has closed in state s: t has ended it and no task of its worker runs. */

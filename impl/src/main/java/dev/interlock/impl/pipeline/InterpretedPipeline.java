@@ -17,14 +17,15 @@ import dev.interlock.model.design.SpawnTree;
 import dev.interlock.model.design.Task;
 import dev.interlock.model.step.Acquire;
 import dev.interlock.model.step.Alloc;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
-import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
@@ -36,6 +37,7 @@ import dev.interlock.model.step.Trim;
 import dev.interlock.model.step.Unlock;
 import dev.interlock.model.step.Wait;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -52,6 +54,10 @@ import java.util.Set;
  * names it ({@link SpawnTree}). With {@code honorDurations}, {@code cpu} and {@code kernel} steps
  * spend their {@code for} duration (sleeping stands in for the work, so timing runs look like the
  * real thing).
+ *
+ * <p>An alloc with {@code on oom} catches the device's out-of-memory: its handler runs next, or ({@code ignore}) the
+ * job goes on with the buffer missing, which kernels run without ({@link RecordingProbe#launchesWithout}) and whose
+ * free does nothing. Which steps nest where is the model's {@link Steps#nested}; the interpreter walks it.
  */
 public final class InterpretedPipeline implements ScopedPipeline {
   private final Role role;
@@ -162,7 +168,7 @@ public final class InterpretedPipeline implements ScopedPipeline {
         site = at;
         last = tail && i == steps.size() - 1;
         s.accept(this);
-        at += s instanceof IfFree f ? 1 + Steps.flatten(f.then()).size() + Steps.flatten(f.otherwise()).size() : 1;
+        at += Steps.flatten(List.of(s)).size(); // the step and the steps nested in it (if branches, an on oom handler)
       }
     }
 
@@ -210,20 +216,50 @@ public final class InterpretedPipeline implements ScopedPipeline {
       return null;
     }
 
+    /**
+     * The step {@code alloc}: without {@code on oom}, its failure fails the job. With it, a failure moves on (the
+     * probe records phase oom): to the handler's steps, or, ignored, to the next step with the buffer marked missing.
+     */
     @Override
     public Void alloc(Alloc s) {
-      endsBodyIfLast();
       String name = s.buffer();
       long bytes = workload.bytes(name, s.bytes());
-      probe.step(s, () -> {
+      Runnable allocate = () -> {
         if (s.keep()) {
           crew.keep(name, () -> device.allocate(w.name(), name, bytes, s.async()));
         } else {
           job.allocate(name, () -> device.allocate(w.name(), name, bytes, s.async()),
               w.name() + " " + s.text() + ": " + name + " is still live, its earlier allocation leaks");
         }
+      };
+      if (!s.fallible()) {
+        endsBodyIfLast();
+        probe.step(s, allocate);
+        return null;
+      }
+      int at = site;
+      boolean tail = last;
+      boolean allocated = probe.alloc(s, tail, allocate, () -> {
+        if (s.keep()) {
+          crew.markMissing(name);
+        } else {
+          job.markMissing(name);
+        }
       });
+      if (!allocated) {
+        run(s.onOom().steps(), at + 1, tail); // the handler (none for ignore), then the step after the block
+      } else if (s.onOom() instanceof OnOom.Handle h) {
+        run(h.success(), at + 1 + Steps.flatten(h.steps()).size(), tail); // its else: the success path
+      }
       return null;
+    }
+
+    /** Whether the buffer a kernel names is missing: its allocation failed and was ignored. */
+    private boolean missing(String name) {
+      if (res.deviceBuffer(name) != null) {
+        return false;
+      }
+      return plan.kept().contains(name) ? crew.isMissing(name) : job.isMissing(name);
     }
 
     @Override
@@ -263,8 +299,18 @@ public final class InterpretedPipeline implements ScopedPipeline {
     @Override
     public Void kernel(Kernel s) {
       KernelRun run = probe.begin(s, () -> {
-        // resolved at the launch: a task of the job may have freed one of them since the step before
-        List<DeviceBuffer> uses = s.uses().stream().map(this::buffer).toList();
+        // resolved at the launch: a task of the job may have freed one of them since the step before; a missing
+        // buffer (its allocation failed and was ignored) is left out: the kernel runs without it
+        List<String> without = new ArrayList<>();
+        List<DeviceBuffer> uses = new ArrayList<>();
+        for (String b : s.uses()) {
+          if (missing(b)) {
+            without.add(b);
+          } else {
+            uses.add(buffer(b));
+          }
+        }
+        probe.launchesWithout(without);
         if (workload == Workload.NONE) {
           return device.launch(w.name(), s.name(), uses, () -> spend(s));
         }

@@ -12,6 +12,7 @@ import dev.interlock.model.design.ResidentBuffer;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.design.Task;
+import dev.interlock.model.state.Phase;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Cpu;
 import dev.interlock.model.step.Free;
@@ -19,6 +20,7 @@ import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Join;
 import dev.interlock.model.step.Kernel;
 import dev.interlock.model.step.Lock;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.SyncStream;
@@ -92,9 +94,31 @@ class ProtocolConformanceTest {
     return new Design("crossed", 8 * GIB, 0, List.of(), List.of(), List.of(), roles, tasks);
   }
 
+  /** A fallback on out-of-memory: the fast path's buffer, or under its handler a smaller one of the same name. */
+  static Design fallback() {
+    List<Role> roles = List.of(new Role("w", 2, 2, List.of(
+        new Alloc("big", 6 * GIB, false, false, new OnOom.Handle(List.of(new Alloc("big", 2 * GIB, false), new Cpu("plan")))),
+        new Kernel("k", List.of("big")),
+        new Free("big"))));
+    return new Design("fallback", 8 * GIB, 0, List.of(), List.of(), List.of(), roles, List.of());
+  }
+
+  /** Ignored failures: a kept buffer, and an async job buffer that a task uses and frees (SWALLOWED_OOM). */
+  static Design ignored() {
+    List<Role> roles = List.of(new Role("w", 2, 2, List.of(
+        new Alloc("kb", 2 * GIB, false, true, OnOom.IGNORE),
+        new Alloc("s", 3 * GIB, true, false, OnOom.IGNORE),
+        new Spawn("t"),
+        new Kernel("k", List.of("kb")),
+        new Join("t"))));
+    List<Task> tasks = List.of(new Task("t", List.of(new Kernel("k2", List.of("s", "kb")), new Free("s"))));
+    return new Design("ignored", 8 * GIB, 0, List.of(), List.of(), List.of(), roles, tasks);
+  }
+
   @Test
   void randomEngineSchedulesReplayOnTheModel() {
-    for (Design d : List.of(barrier(), kept(), racy(), crossed())) {
+    for (Design d : List.of(barrier(), kept(), racy(), crossed(), fallback(), ignored())) {
+      int failedAllocs = 0;
       for (long seed = 0; seed < 25; seed++) {
         SplittableRandom rnd = new SplittableRandom(seed);
         Scheduled.RandomRun run = Scheduled.random(d, d.name() + ".design", new SimulatedDevice(d.vram()),
@@ -104,6 +128,10 @@ class ProtocolConformanceTest {
             .isInstanceOf(ReplayResult.Confirmed.class);
         assertThat(run.report().memory().live()).as("%s seed %d: live at the end", d.name(), seed).isZero();
         assertThat(run.report().results()).as("every job has one result").hasSize(d.roles().get(0).threads() * d.roles().get(0).jobs());
+        failedAllocs += (int) engine.steps().stream().filter(x -> x.phase().equals(java.util.Optional.of(Phase.OOM))).count();
+      }
+      if (d.name().equals("fallback") || d.name().equals("ignored")) {
+        assertThat(failedAllocs).as("%s: schedules where an allocation fails into its on oom", d.name()).isPositive();
       }
     }
   }
@@ -112,7 +140,8 @@ class ProtocolConformanceTest {
   void freeRunsWithTimingJitterAreLinearizationsTheModelReplays() {
     long base = Long.getLong("interlock.seed", 0x7A5C5L);
     System.out.println("[interlock] ProtocolConformanceTest free runs seed=" + base + " (rerun with -Dinterlock.seed=" + base + ")");
-    for (Design d : List.of(barrier().withJobs("w", 6), kept().withJobs("w", 6), racy().withJobs("w", 3))) {
+    for (Design d : List.of(barrier().withJobs("w", 6), kept().withJobs("w", 6), racy().withJobs("w", 3),
+        fallback().withJobs("w", 6), ignored().withJobs("w", 3))) {
       for (int run = 0; run < 15; run++) {
         RunReport r = new Engine(new SimulatedDevice(d.vram()), new JitterGate(base + run, 50), 50)
             .run(d, d.name() + ".design", InterpretedPipeline::new);
@@ -127,7 +156,7 @@ class ProtocolConformanceTest {
 
   @Test
   void theModelsCounterexamplesReplayOnTheEngine() throws Exception {
-    for (Design d : List.of(barrier(), kept(), racy(), crossed())) {
+    for (Design d : List.of(barrier(), kept(), racy(), crossed(), fallback(), ignored())) {
       CheckReport c = Checker.check(d, d.name() + ".design", Checker.Options.defaults(2_000_000));
       if (c.counterexample().isEmpty()) {
         continue;
@@ -140,5 +169,8 @@ class ProtocolConformanceTest {
     }
     assertThat(Checker.check(racy(), "racy.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("OOM");
     assertThat(Checker.check(crossed(), "crossed.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("DEADLOCK");
+    assertThat(Checker.check(fallback(), "fallback.design", Checker.Options.defaults(2_000_000)).verdict().label()).isEqualTo("SAFE");
+    assertThat(Checker.check(ignored(), "ignored.design", Checker.Options.defaults(2_000_000)).verdict().label())
+        .isEqualTo("SWALLOWED_OOM");
   }
 }

@@ -206,4 +206,47 @@ class ModelJobSpecTest {
             List.of(new Alloc("x", 5 * GIB, false))))));
     assertThat(agree(d, 3)).containsOnly("ok");
   }
+
+  // ---- allocations with on oom: a handled failure is ok, an ignored one SWALLOWED_OOM and the job goes on ----
+
+  @Test
+  void aHandledFailureRunsTheHandlerAndTheJobIsOk() {
+    String[] r = agree("""
+        design fallback
+        vram 8GiB
+        role w
+          alloc a 10GiB async
+          on oom
+            alloc a 2GiB
+          end
+          kernel k uses a
+          free a
+        """, 3);
+    assertThat(r).containsOnly("ok");
+  }
+
+  @Test
+  void anIgnoredFailureIsSwallowedAtTheAllocAndTheJobGoesOnToItsEnd() {
+    // the task's kernel runs without s and frees it (nothing); the job's other buffer a is freed as usual
+    Design d = withTasks(8 * GIB, List.of(new Alloc("a", 2 * GIB, true), new Alloc("s", 7 * GIB, true, false,
+        dev.interlock.model.step.OnOom.IGNORE), new Spawn("t"), new Join("t"), new Free("a")),
+        new Task("t", List.of(new Kernel("k", List.of("a", "s")), new Free("s"))));
+    assertThat(agree(d, 3)).containsOnly("SWALLOWED_OOM at alloc s 7GiB async");
+  }
+
+  @Test
+  void aRealFailureAfterAnIgnoredOneIsTheJobsAnswer() {
+    String[] r = agree("""
+        design both
+        vram 8GiB
+        role w
+          alloc s 9GiB
+          on oom ignore
+          alloc a 6GiB
+          alloc b 6GiB
+          free b
+          free a
+        """, 2);
+    assertThat(r).containsOnly("OOM at alloc b 6GiB");
+  }
 }
