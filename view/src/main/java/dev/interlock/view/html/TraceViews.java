@@ -1,6 +1,7 @@
 package dev.interlock.view.html;
 
 import dev.interlock.impl.engine.Event;
+import dev.interlock.impl.engine.MissingUse;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Semaphore;
@@ -52,7 +53,7 @@ public final class TraceViews {
     }
 
     TraceStep traceStep() {
-      return new TraceStep(index, thread, step, phase, used, cached, free);
+      return new TraceStep(index, thread, step, phase, used, cached, free, without);
     }
   }
 
@@ -94,14 +95,22 @@ public final class TraceViews {
     List<Event> events = report.events();
     List<Row> rows = new ArrayList<>();
     long t0 = events.isEmpty() ? 0 : events.get(0).nanos();
+    // the kernels the engine launched without a missing buffer, by their begin's 1-based event number
+    Map<Long, MissingUse> missing = new HashMap<>();
+    report.withoutBuffers().forEach(m -> missing.put(m.seq(), m));
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
+      MissingUse m = missing.get((long) i + 1);
+      List<String> without = m != null && m.thread().equals(e.thread()) ? m.buffers() : List.of();
       rows.add(new Row(i + 1, axis == Axis.TIME ? e.nanos() - t0 : i + 1, e.thread(), e.step(), e.phase(), e.used(),
-          e.cached(), e.free(), e.failure()));
+          e.cached(), e.free(), e.failure(), without, false));
     }
     int firstFailure = rows.stream().filter(x -> x.failure().isPresent()).mapToInt(Row::index).findFirst().orElse(0);
     List<Row> followed = firstFailure == 0 ? rows : rows.subList(0, firstFailure);
-    Outcome outcome = firstFailure == 0 ? new Outcome.Completed()
+    // a run that went on past an ignored failure has no failed event; its report's outcome names the failure
+    Outcome swallowed = report.trace().outcome() instanceof Outcome.Violated sv
+        && sv.violation().kind() == ViolationKind.SWALLOWED_OOM ? sv : new Outcome.Completed();
+    Outcome outcome = firstFailure == 0 ? swallowed
         : new Outcome.Violated(rows.get(firstFailure - 1).failure().orElseThrow());
     Optional<TraceView.Divergence> divergence = Optional.empty();
     if (!rows.isEmpty()) {
@@ -109,7 +118,9 @@ public final class TraceViews {
           followed.stream().map(Row::traceStep).toList());
       if (Replayer.replay(asTrace, design) instanceof ReplayResult.Diverged d && d.index() <= followed.size()) {
         divergence = Optional.of(new TraceView.Divergence(d.index(), rows.get(d.index() - 1).x(), d.reason()));
-      } else if (firstFailure != 0 && firstFailure < rows.size()) {
+      } else if (firstFailure != 0 && firstFailure < rows.size()
+          && rows.get(firstFailure - 1).failure().orElseThrow().kind() != ViolationKind.SWALLOWED_OOM) {
+        // an ignored failure's job goes on, and so does the model; after any other violation it stops
         divergence = Optional.of(new TraceView.Divergence(firstFailure + 1, rows.get(firstFailure).x(),
             "the model stops at the first violation (transition " + firstFailure + "); the run went on"));
       }
@@ -187,7 +198,8 @@ public final class TraceViews {
         }
         ViolationKind v = Model.violation(code);
         // a deadlocked final state: its last step moved, the state is the violation
-        boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK);
+        boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK)
+            || v == ViolationKind.SWALLOWED_OOM; // an engine's ignored failure is an event like any other
         // the kernel's begin ran without these: the model's missing buffers where it follows, else as recorded
         List<String> without = before != null && code != Model.BLOCKED ? model.missingUses(s, t) : r.without();
         TraceView.Oom oom = r.phase().equals(Optional.of(Phase.OOM)) ? oomOf(r.step(), before) : TraceView.Oom.NONE;
@@ -202,8 +214,11 @@ public final class TraceViews {
           continue;
         }
         if (v == ViolationKind.SWALLOWED_OOM) {
-          // the job goes on without the buffer: the model's moved state, from which the steps after it are followed
-          failed = highlightOf(r, v, s);
+          // the job goes on without the buffer: the model's moved state, from which the steps after it are followed;
+          // the first swallowed failure is the one the verdict names
+          if (failed == null) {
+            failed = highlightOf(r, v, s);
+          }
         } else if (v != null) {
           failed = highlightOf(r, v, s);
           samples.add(sample(s, model.cached(out)));
@@ -266,7 +281,8 @@ public final class TraceViews {
      * design's step at that position, with its {@code on oom}); else the design's allocations with the trace step's
      * text, if they all say the same.
      */
-    private TraceView.Oom oomOf(Step step, ThreadView before) {
+    private TraceView.Oom oomOf(Step recorded, ThreadView before) {
+      Step step = Steps.header(recorded); // a trace holds the header; an engine's event may hold the whole alloc
       if (before != null && before.next().orElse(null) instanceof Alloc a && a.header().equals(step)) {
         return oomKind(a.onOom());
       }
@@ -334,15 +350,17 @@ public final class TraceViews {
     /** The failing transition r from state s, with the model's numbers. */
     private TraceView.Highlight highlightOf(Row r, ViolationKind v, long[] s) {
       List<String> names = model.liveBuffers(s).stream().map(LiveBuffer::describe).toList();
+      int t = model.threadIndex(r.thread());
       boolean alloc = v == ViolationKind.OOM || v == ViolationKind.SWALLOWED_OOM;
       Optional<Long> requested = r.step() instanceof Alloc a && alloc ? Optional.of(a.bytes()) : Optional.empty();
       Optional<String> missing = Optional.empty();
       List<String> runWithout = List.of();
       if (v == ViolationKind.SWALLOWED_OOM && r.step() instanceof Alloc a) {
         missing = Optional.of(a.buffer());
-        runWithout = model.usersAfterFailure(s, model.threadIndex(r.thread()));
+        runWithout = model.usersAfterFailure(s, t);
       }
-      return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), r.failure().orElseThrow().message(), requested,
+      String message = r.failure().map(Violation::message).orElseGet(() -> model.explain(s, t, v));
+      return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), message, requested,
           Optional.of(model.live(s)), Optional.of(model.free(s)), names, missing, runWithout);
     }
 

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.interlock.impl.device.SimulatedDevice;
+import dev.interlock.impl.engine.Engine;
+import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.pipeline.InterpretedPipeline;
+import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.check.Checker;
 import dev.interlock.model.design.Design;
@@ -145,6 +150,38 @@ class OomViewTest {
     TraceView lost = TraceViews.ofTrace("c", new Trace(t.design(), t.source(), t.params(), t.seed(), t.outcome(), steps,
         t.after()), d);
     assertThat(lost.marks().get(0).oom()).isEqualTo(TraceView.Oom.UNKNOWN);
+  }
+
+  /** An engine run past ignored failures: the model follows it, and each kernel that ran without d_temp is marked. */
+  @Test
+  void aRunThatGoesOnPastAnIgnoredFailureIsFollowedAndMarked() {
+    Design d = TestDesigns.shipped("oom-ignore");
+    int withFailure = 0;
+    for (int run = 0; run < 20 && withFailure < 3; run++) {
+      withFailure += oneRun(d);
+    }
+    assertThat(withFailure).as("free runs with an ignored failure, of up to 20").isPositive();
+  }
+
+  /** Checks one free run's view; 1 when an allocation failed and was ignored in it. */
+  private static int oneRun(Design d) {
+    RunReport r;
+    try (SimulatedDevice dev = new SimulatedDevice(d.vram())) {
+      r = new Engine(dev, StepGate.FREE).run(d, "designs/oom-ignore.design", InterpretedPipeline::new);
+    }
+    TraceView v = TraceViews.ofRun("run", d, "designs/oom-ignore.design", r, TraceView.Axis.TRANSITION);
+    assertThat(v.divergence()).isEmpty();
+    assertThat(v.marks()).hasSize(r.events().size());
+    List<TraceView.Mark> ignored = v.marks().stream().filter(m -> m.oom() == TraceView.Oom.IGNORED).toList();
+    List<TraceView.Mark> without = v.marks().stream().filter(m -> !m.without().isEmpty()).toList();
+    // two workers of 3 + 8 GiB on 16: whichever interleaving ran, each failed d_temp is followed by its kernel without it
+    assertThat(without).hasSameSizeAs(ignored);
+    assertThat(without).allSatisfy(m -> assertThat(m.without()).containsExactly("d_temp"));
+    if (!ignored.isEmpty()) {
+      assertThat(v.highlight().orElseThrow().verdict()).isEqualTo("SWALLOWED_OOM");
+      assertThat(v.highlight().orElseThrow().index()).isEqualTo(ignored.get(0).index());
+    }
+    return ignored.isEmpty() ? 0 : 1;
   }
 
   static JsonNode data(String html) throws Exception {
