@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes docs/images/two-lock-counterexample.png: the HTML view of two-lock's counterexample, screenshot by headless
-# chromium (apt-get install chromium). Usage: bash docs/images/regenerate.sh
+# Makes docs/images/two-lock-counterexample.png and cuzk-phase9-swallowed.png: the HTML views of two-lock's and cuzk
+# phase 9's counterexamples, screenshot by headless chromium (apt-get install chromium). Usage: bash docs/images/regenerate.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 browser="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
@@ -12,4 +12,8 @@ cd "$root"
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
   --user-data-dir="$dir/profile" --window-size=1000,540 \
   --screenshot="$root/docs/images/two-lock-counterexample.png" "file://$dir/two-lock.html" 2>/dev/null
-echo "wrote docs/images/two-lock-counterexample.png"
+./interlock check designs/cuzk/phase9.design --html "$dir/phase9.html" >/dev/null || [ $? -eq 1 ]
+"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+  --user-data-dir="$dir/profile" --window-size=1400,580 \
+  --screenshot="$root/docs/images/cuzk-phase9-swallowed.png" "file://$dir/phase9.html" 2>/dev/null
+echo "wrote docs/images/two-lock-counterexample.png and docs/images/cuzk-phase9-swallowed.png"

@@ -7,7 +7,10 @@ import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.Phase;
+import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.IfFree;
+import dev.interlock.model.step.OnOom;
+import dev.interlock.model.step.Step;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
@@ -99,15 +102,52 @@ class CuzkCorpusTest {
   }
 
   /**
-   * With proposal 10's H-MSM sizes the pre-staged path fits, and no pre-staging handler is ever reached (one would
-   * run the pre-staged kernel on buffers that are not live, a USE_AFTER_FREE): the failures of phases 9 to 12 are
-   * the sizes', and their handlers hold under gpu_mtx.
+   * With proposal 10's H-MSM sizes the pre-staged path fits, and nothing else fails (a reached pre-staging handler
+   * takes the fallback path): the failures of phases 9 to 12 are the sizes'.
    */
   @Test
   void phase9WithProposal10sMsmSizesIsSafe() throws java.io.IOException {
     String text = java.nio.file.Files.readString(TestDesigns.path("cuzk/phase9")).replace("h_buckets 368MiB", "h_buckets 184MiB")
         .replace("h_temp 4544MiB", "h_temp 1638MiB");
     assertThat(Checker.check(TestDesigns.parse(text), "<test>", OPTS).verdict()).isEqualTo(new Verdict.Safe());
+  }
+
+  /**
+   * The pre-staging cudaMallocs as the code has them (GC:696-699, GC:766-776@599522de): d_a's handler is the fallback
+   * path (the guard's else), d_bc's frees d_a and then takes it, and only when both succeed does the pre-staged path
+   * run; the guard stays in front.
+   */
+  @Test
+  void thePreStagingAllocationsFallBackToThePhase8PathWhenTheyFail() {
+    for (String name : List.of("phase9", "phase10", "phase10-dbc-live", "phase11", "phase12")) {
+      List<Step> body = TestDesigns.shipped("cuzk/" + name).role("gpu_worker").orElseThrow().body();
+      IfFree guard = (IfFree) body.stream().filter(IfFree.class::isInstance).findFirst().orElseThrow();
+      assertThat(guard.then()).as(name).hasSize(1);
+      Alloc da = (Alloc) guard.then().get(0);
+      assertThat(da.text()).isEqualTo("alloc d_a 4GiB");
+      OnOom.Handle h = (OnOom.Handle) da.onOom();
+      assertThat(h.steps()).as(name + ": d_a's handler is the fallback path").isEqualTo(guard.otherwise());
+      assertThat(h.success()).as(name).hasSize(1);
+      Alloc dbc = (Alloc) h.success().get(0);
+      assertThat(dbc.text()).isEqualTo("alloc d_bc 8GiB");
+      OnOom.Handle h2 = (OnOom.Handle) dbc.onOom();
+      assertThat(h2.steps().get(0).text()).isEqualTo("free d_a");
+      assertThat(h2.steps().subList(1, h2.steps().size())).as(name).isEqualTo(guard.otherwise());
+      assertThat(h2.success()).as(name + ": the pre-staged path").extracting(Step::text)
+          .contains("kernel ntt_msm uses d_a d_bc").doesNotContain("alloc d_a 4GiB async");
+      assertThat(guard.otherwise()).extracting(Step::text).contains("alloc d_a 4GiB async", "alloc d_bc 8GiB");
+    }
+  }
+
+  /** Phase 8 and head discard invoke's returned error, as the later phases do: their d_temps are on oom ignore. */
+  @Test
+  void phase8AndHeadIgnoreTheirMsmTemporariesFailures() {
+    for (String name : List.of("phase8", "head")) {
+      List<Alloc> temps = TestDesigns.shipped("cuzk/" + name).role("gpu_worker").orElseThrow().body().stream()
+          .filter(Alloc.class::isInstance).map(Alloc.class::cast)
+          .filter(a -> a.buffer().equals("h_temp") || a.buffer().equals("tail_temp")).toList();
+      assertThat(temps).as(name).hasSize(4).allMatch(a -> a.onOom() instanceof OnOom.Ignore);
+    }
   }
 
   @Test

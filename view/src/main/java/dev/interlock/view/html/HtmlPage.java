@@ -70,6 +70,22 @@ public final class HtmlPage {
     return h.verdict() + (stepFailed || h.index() == 0 ? " at" : " after") + " transition " + h.index() + ": " + h.message();
   }
 
+  /**
+   * For a swallowed failure: the buffer the job goes on without, the steps that run without it (the model's list), and
+   * where the trace shows them (its steps after the violation), or that it stops before them.
+   */
+  static String withoutLine(TraceView v, TraceView.Highlight h, String missing) {
+    StringBuilder b = new StringBuilder("on oom ignore: the job goes on without ").append(missing);
+    if (h.runWithout().isEmpty()) {
+      return b.append("; no later step uses it").toString();
+    }
+    b.append("; these steps run without it: ").append(String.join(", ", h.runWithout()));
+    List<String> shown = v.marks().stream().filter(m -> m.without().contains(missing))
+        .map(m -> "#" + m.index()).toList();
+    return b.append(shown.isEmpty() ? " (after the trace's last transition)"
+        : " (" + String.join(", ", shown) + ", marked in their lanes)").toString();
+  }
+
   private static void section(StringBuilder b, TraceView v, int i) {
     b.append("<section class=\"view\" id=\"view-").append(i).append("\">\n<h2>").append(esc(v.title())).append("</h2>\n")
         .append("<p class=\"sub\">").append(esc(v.subtitle())).append("</p>\n");
@@ -83,6 +99,8 @@ public final class HtmlPage {
       h.free().ifPresent(f -> n.append("free ").append(Sizes.format(f)).append(" \u00b7 "));
       n.append("vram ").append(Sizes.format(v.vram()));
       b.append("<p class=\"numbers\">").append(esc(n.toString())).append("</p>\n");
+      h.missing().ifPresent(m -> b.append("<p class=\"without\" id=\"without-").append(i).append("\">")
+          .append(esc(withoutLine(v, h, m))).append("</p>\n"));
       if (h.live().isPresent()) {
         b.append("<p class=\"live\">live before transition ").append(h.index()).append(": ")
             .append(esc(h.liveBuffers().isEmpty() ? "none" : String.join(", ", h.liveBuffers()))).append("</p>\n");
@@ -101,15 +119,24 @@ public final class HtmlPage {
     ArrayNode lanes = o.putArray("lanes");
     v.lanes().forEach(l -> lanes.addArray().add(l.thread()).add(l.task()).add(l.roleThread()));
     ArrayNode marks = o.putArray("marks");
-    v.marks().forEach(m -> marks.addArray().add(m.x()).add(m.lane()).add(m.index()).add(m.step()).add(m.phase())
-        .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0).add(m.category().ordinal()));
+    v.marks().forEach(m -> {
+      ArrayNode a = marks.addArray().add(m.x()).add(m.lane()).add(m.index()).add(m.step()).add(m.phase())
+          .add(m.used()).add(m.cached()).add(m.failed() ? 1 : 0).add(m.category().ordinal()).add(m.oom().key());
+      ArrayNode without = a.addArray();
+      m.without().forEach(without::add);
+      a.add(m.after() ? 1 : 0);
+    });
     ArrayNode categories = o.putArray("categories");
     for (StepCategory c : StepCategory.values()) {
       categories.add(c.key());
     }
     ArrayNode boxes = o.putArray("boxes");
-    v.boxes().forEach(x -> boxes.addArray().add(x.lane()).add(x.name()).add(x.kernel() ? 1 : 0).add(x.from()).add(x.to())
-        .add(x.open() ? 1 : 0));
+    v.boxes().forEach(x -> {
+      ArrayNode a = boxes.addArray().add(x.lane()).add(x.name()).add(x.kernel() ? 1 : 0).add(x.from()).add(x.to())
+          .add(x.open() ? 1 : 0);
+      ArrayNode without = a.addArray();
+      x.without().forEach(without::add);
+    });
     ArrayNode locks = o.putArray("locks");
     v.locks().forEach(locks::add);
     ArrayNode holds = o.putArray("holds");
@@ -135,6 +162,7 @@ public final class HtmlPage {
       x.put("message", h.message());
       h.requested().ifPresent(r -> x.put("requested", r));
       h.live().ifPresent(l -> x.put("live", l));
+      h.missing().ifPresent(b -> x.put("missing", b));
     }, () -> o.putNull("highlight"));
     v.divergence().ifPresentOrElse(d -> {
       ObjectNode x = o.putObject("divergence");

@@ -30,7 +30,9 @@ public enum StepCategory {
   /** spawn, join, signal, wait: task coordination within a job. */
   TASK,
   /** if free: a branch on free device memory. */
-  BRANCH;
+  BRANCH,
+  /** choose: a nondeterministic choice of path (phase then for the first path, else for the second). */
+  CHOICE;
 
   /** The category of {@code step}. */
   public static StepCategory of(Step step) {
@@ -105,7 +107,7 @@ public enum StepCategory {
 
     @Override
     public StepCategory choose(dev.interlock.model.step.Choose s) {
-      return BRANCH;
+      return CHOICE;
     }
 
     @Override

@@ -79,11 +79,58 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
    * @param used   device bytes in use after it, as the trace or run recorded them
    * @param cached pool-cached bytes after it, as recorded
    * @param failed whether the step failed (the violating transition of a trace, a failed event of a run)
+   * @param oom    for an allocation that failed and whose {@code on oom} took over (phase oom): what the design does
+   *               then, {@link Oom#HANDLED} (its handler runs next) or {@link Oom#IGNORED} (the job goes on without
+   *               the buffer); {@link Oom#NONE} otherwise
+   * @param without for a kernel's begin, the buffers it uses that are missing (an ignored failed allocation): it ran
+   *               without them
+   * @param after  whether the transition comes after the trace's violation (a swallowed failure's job going on)
    */
-  public record Mark(long x, int lane, int index, String step, StepCategory category, String phase, long used, long cached, boolean failed) {}
+  public record Mark(long x, int lane, int index, String step, StepCategory category, String phase, long used, long cached,
+      boolean failed, Oom oom, List<String> without, boolean after) {
+    public Mark {
+      Objects.requireNonNull(oom, "oom");
+      without = List.copyOf(without);
+    }
 
-  /** A cpu or kernel interval of a lane from begin to end (or to the end of the trace, {@code open}). */
-  public record Box(int lane, String name, boolean kernel, long from, long to, boolean open) {}
+    /** A transition that is no failed allocation, ran with its buffers and comes before any violation. */
+    public Mark(long x, int lane, int index, String step, StepCategory category, String phase, long used, long cached,
+        boolean failed) {
+      this(x, lane, index, step, category, phase, used, cached, failed, Oom.NONE, List.of(), false);
+    }
+  }
+
+  /** What a failed allocation's {@code on oom} does, as the design says: the mark of a phase oom transition. */
+  public enum Oom {
+    /** Not a failed allocation that an {@code on oom} took over. */
+    NONE,
+    /** {@code on oom ... end}: the handler runs next. */
+    HANDLED,
+    /** {@code on oom ignore}: the job goes on without the buffer. */
+    IGNORED,
+    /** An {@code on oom} took over, but the design does not say which (the step is not found, or found with both). */
+    UNKNOWN;
+
+    /** The name the page's script uses, e.g. {@code handled}; empty for {@link #NONE}. */
+    public String key() {
+      return this == NONE ? "" : name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * A cpu or kernel interval of a lane from begin to end (or to the end of the trace, {@code open}); {@code without}:
+   * the buffers a kernel ran without (missing at its begin).
+   */
+  public record Box(int lane, String name, boolean kernel, long from, long to, boolean open, List<String> without) {
+    public Box {
+      without = List.copyOf(without);
+    }
+
+    /** An interval that ran with all its buffers. */
+    public Box(int lane, String name, boolean kernel, long from, long to, boolean open) {
+      this(lane, name, kernel, from, to, open, List.of());
+    }
+  }
 
   /** A lock held by a thread: a mutex ({@code permits} 1) or permits of a semaphore, from take to give back. */
   public record Hold(int lock, String holder, int permits, long from, long to, boolean open) {}
@@ -131,13 +178,24 @@ public record TraceView(String title, String subtitle, Axis axis, long vram, Lis
    * @param live        live bytes just before the transition, empty where the model could not follow
    * @param free        free bytes (vram minus live and cached) just before it, likewise
    * @param liveBuffers the buffers live just before it, as the model's messages list them ({@code label=SIZE})
+   * @param missing     for a {@code SWALLOWED_OOM}, the buffer the job goes on without
+   * @param runWithout  for a {@code SWALLOWED_OOM}, the steps that run without it, as the model names them
+   *                    ({@code THREAD: STEP}), whether or not the trace goes on to them
    */
   public record Highlight(String verdict, int index, long x, long fromX, String message, Optional<Long> requested,
-      Optional<Long> live, Optional<Long> free, List<String> liveBuffers) {
+      Optional<Long> live, Optional<Long> free, List<String> liveBuffers, Optional<String> missing, List<String> runWithout) {
     public Highlight {
       Objects.requireNonNull(verdict, "verdict");
       Objects.requireNonNull(message, "message");
       liveBuffers = List.copyOf(liveBuffers);
+      Objects.requireNonNull(missing, "missing");
+      runWithout = List.copyOf(runWithout);
+    }
+
+    /** A highlight that is no swallowed failure. */
+    public Highlight(String verdict, int index, long x, long fromX, String message, Optional<Long> requested,
+        Optional<Long> live, Optional<Long> free, List<String> liveBuffers) {
+      this(verdict, index, x, fromX, message, requested, live, free, liveBuffers, Optional.empty(), List.of());
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.interlock.view.html;
 
 import dev.interlock.impl.engine.Event;
+import dev.interlock.impl.engine.MissingUse;
 import dev.interlock.impl.engine.RunReport;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Semaphore;
@@ -15,6 +16,8 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Interval;
 import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.OnOom;
+import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.trace.Outcome;
 import dev.interlock.model.trace.Parameters;
@@ -38,11 +41,19 @@ import java.util.Optional;
 public final class TraceViews {
   private TraceViews() {}
 
-  /** One transition as recorded, from a trace step or an engine event. */
+  /**
+   * One transition as recorded, from a trace step or an engine event; {@code without}: the missing buffers a kernel's
+   * begin ran without, as recorded; {@code after}: a step after the trace's violation (a swallowed failure's job).
+   */
   private record Row(int index, long x, String thread, Step step, Optional<Phase> phase, long used, long cached,
-      Optional<Long> free, Optional<Violation> failure) {
+      Optional<Long> free, Optional<Violation> failure, List<String> without, boolean after) {
+    Row(int index, long x, String thread, Step step, Optional<Phase> phase, long used, long cached, Optional<Long> free,
+        Optional<Violation> failure) {
+      this(index, x, thread, step, phase, used, cached, free, failure, List.of(), false);
+    }
+
     TraceStep traceStep() {
-      return new TraceStep(index, thread, step, phase, used, cached, free);
+      return new TraceStep(index, thread, step, phase, used, cached, free, without);
     }
   }
 
@@ -55,7 +66,12 @@ public final class TraceViews {
     for (TraceStep s : trace.steps()) {
       Optional<Violation> failure = s.index() == trace.length() && trace.outcome() instanceof Outcome.Violated v
           ? Optional.of(v.violation()) : Optional.empty();
-      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(), failure));
+      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(), failure,
+          s.without(), false));
+    }
+    for (TraceStep s : trace.after()) {
+      rows.add(new Row(s.index(), s.index(), s.thread(), s.step(), s.phase(), s.used(), s.cached(), s.free(),
+          Optional.empty(), s.without(), true));
     }
     Design applied;
     try {
@@ -79,14 +95,22 @@ public final class TraceViews {
     List<Event> events = report.events();
     List<Row> rows = new ArrayList<>();
     long t0 = events.isEmpty() ? 0 : events.get(0).nanos();
+    // the kernels the engine launched without a missing buffer, by their begin's 1-based event number
+    Map<Long, MissingUse> missing = new HashMap<>();
+    report.withoutBuffers().forEach(m -> missing.put(m.seq(), m));
     for (int i = 0; i < events.size(); i++) {
       Event e = events.get(i);
+      MissingUse m = missing.get((long) i + 1);
+      List<String> without = m != null && m.thread().equals(e.thread()) ? m.buffers() : List.of();
       rows.add(new Row(i + 1, axis == Axis.TIME ? e.nanos() - t0 : i + 1, e.thread(), e.step(), e.phase(), e.used(),
-          e.cached(), e.free(), e.failure()));
+          e.cached(), e.free(), e.failure(), without, false));
     }
     int firstFailure = rows.stream().filter(x -> x.failure().isPresent()).mapToInt(Row::index).findFirst().orElse(0);
     List<Row> followed = firstFailure == 0 ? rows : rows.subList(0, firstFailure);
-    Outcome outcome = firstFailure == 0 ? new Outcome.Completed()
+    // a run that went on past an ignored failure has no failed event; its report's outcome names the failure
+    Outcome swallowed = report.trace().outcome() instanceof Outcome.Violated sv
+        && sv.violation().kind() == ViolationKind.SWALLOWED_OOM ? sv : new Outcome.Completed();
+    Outcome outcome = firstFailure == 0 ? swallowed
         : new Outcome.Violated(rows.get(firstFailure - 1).failure().orElseThrow());
     Optional<TraceView.Divergence> divergence = Optional.empty();
     if (!rows.isEmpty()) {
@@ -94,7 +118,9 @@ public final class TraceViews {
           followed.stream().map(Row::traceStep).toList());
       if (Replayer.replay(asTrace, design) instanceof ReplayResult.Diverged d && d.index() <= followed.size()) {
         divergence = Optional.of(new TraceView.Divergence(d.index(), rows.get(d.index() - 1).x(), d.reason()));
-      } else if (firstFailure != 0 && firstFailure < rows.size()) {
+      } else if (firstFailure != 0 && firstFailure < rows.size()
+          && rows.get(firstFailure - 1).failure().orElseThrow().kind() != ViolationKind.SWALLOWED_OOM) {
+        // an ignored failure's job goes on, and so does the model; after any other violation it stops
         divergence = Optional.of(new TraceView.Divergence(firstFailure + 1, rows.get(firstFailure).x(),
             "the model stops at the first violation (transition " + firstFailure + "); the run went on"));
       }
@@ -137,6 +163,8 @@ public final class TraceViews {
     /** Open intervals per lane: begin x. */
     private final Map<Integer, Long> openBox = new HashMap<>();
     private final Map<Integer, Row> openBoxRow = new HashMap<>();
+    /** The buffers the open interval of a lane ran without. */
+    private final Map<Integer, List<String>> boxWithout = new HashMap<>();
     /** Open holds per (lock, thread): from x and permits. */
     private final Map<List<Object>, long[]> openHold = new LinkedHashMap<>();
     private TraceView.Highlight failed;
@@ -165,19 +193,33 @@ public final class TraceViews {
         ThreadView before = null;
         if (t >= 0) {
           before = model.view(s, t);
-          code = model.step(s, t, out);
+          // a choose's second path is its own move: the recorded phase (else) picks it
+          code = model.step(s, model.moveOf(s, t, r.phase()), out);
         }
         ViolationKind v = Model.violation(code);
         // a deadlocked final state: its last step moved, the state is the violation
-        boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK);
+        boolean fails = r.failure().isPresent() && !(v == null && r.failure().get().kind() == ViolationKind.DEADLOCK)
+            || v == ViolationKind.SWALLOWED_OOM; // an engine's ignored failure is an event like any other
+        // the kernel's begin ran without these: the model's missing buffers where it follows, else as recorded
+        List<String> without = before != null && code != Model.BLOCKED ? model.missingUses(s, t) : r.without();
+        TraceView.Oom oom = r.phase().equals(Optional.of(Phase.OOM)) ? oomOf(r.step(), before) : TraceView.Oom.NONE;
         marks.add(new TraceView.Mark(r.x(), lane, r.index(), r.step().text(), StepCategory.of(r.step()), r.phase().map(Phase::label).orElse(""),
-            r.used(), r.cached(), fails));
+            r.used(), r.cached(), fails, oom, without, r.after()));
+        if (!without.isEmpty()) {
+          boxWithout.put(lane, without);
+        }
         if (t < 0 || code == Model.BLOCKED || (v != null) != fails) {
           following = false;
           samples.add(new TraceView.Sample(Map.of(), r.used() - r.cached(), r.cached()));
           continue;
         }
-        if (v != null) {
+        if (v == ViolationKind.SWALLOWED_OOM) {
+          // the job goes on without the buffer: the model's moved state, from which the steps after it are followed;
+          // the first swallowed failure is the one the verdict names
+          if (failed == null) {
+            failed = highlightOf(r, v, s);
+          }
+        } else if (v != null) {
           failed = highlightOf(r, v, s);
           samples.add(sample(s, model.cached(out)));
           following = false;
@@ -190,7 +232,7 @@ public final class TraceViews {
         out = tmp;
       }
       long end = rows.isEmpty() ? 0 : rows.get(rows.size() - 1).x();
-      openBox.forEach((lane, from) -> boxes.add(box(lane, openBoxRow.get(lane), from, end, true)));
+      openBox.forEach((lane, from) -> boxes.add(box(lane, openBoxRow.get(lane), from, end, true, boxWithout.getOrDefault(lane, List.of()))));
       openHold.forEach((key, v) -> holds.add(new TraceView.Hold((int) key.get(0), (String) key.get(1), (int) v[1], v[0], end, true)));
       return new TraceView(title, subtitle, axis, design.vram(), lanes, marks, boxes, locks, holds, series, samples,
           highlight(outcome, outcomeAt, end), divergence);
@@ -221,15 +263,47 @@ public final class TraceViews {
       if (r.phase().get() == Phase.BEGIN) {
         openBox.put(lane, r.x());
         openBoxRow.put(lane, r);
+        boxWithout.remove(lane);
       } else if (r.phase().get() == Phase.END && openBox.containsKey(lane)) {
-        boxes.add(box(lane, r, openBox.remove(lane), r.x(), false));
+        boxes.add(box(lane, r, openBox.remove(lane), r.x(), false, boxWithout.getOrDefault(lane, List.of())));
         openBoxRow.remove(lane);
+        boxWithout.remove(lane);
       }
     }
 
-    private static TraceView.Box box(int lane, Row r, long from, long to, boolean open) {
+    private static TraceView.Box box(int lane, Row r, long from, long to, boolean open, List<String> without) {
       Interval i = (Interval) r.step();
-      return new TraceView.Box(lane, i.name(), i instanceof Kernel, from, to, open);
+      return new TraceView.Box(lane, i.name(), i instanceof Kernel, from, to, open, without);
+    }
+
+    /**
+     * What the {@code on oom} of a failed allocation does: the model's next step of the thread, where it follows (the
+     * design's step at that position, with its {@code on oom}); else the design's allocations with the trace step's
+     * text, if they all say the same.
+     */
+    private TraceView.Oom oomOf(Step recorded, ThreadView before) {
+      Step step = Steps.header(recorded); // a trace holds the header; an engine's event may hold the whole alloc
+      if (before != null && before.next().orElse(null) instanceof Alloc a && a.header().equals(step)) {
+        return oomKind(a.onOom());
+      }
+      java.util.Set<TraceView.Oom> found = new java.util.HashSet<>();
+      design.roles().forEach(role -> collect(role.body(), step, found));
+      design.tasks().forEach(task -> collect(task.body(), step, found));
+      return found.size() == 1 ? found.iterator().next() : TraceView.Oom.UNKNOWN;
+    }
+
+    private static void collect(List<Step> body, Step header, java.util.Set<TraceView.Oom> found) {
+      for (Step s : body) {
+        if (s instanceof Alloc a && a.fallible() && a.header().equals(header)) {
+          found.add(oomKind(a.onOom()));
+        }
+        Steps.nested(s).forEach(b -> collect(b, header, found));
+      }
+    }
+
+    private static TraceView.Oom oomKind(OnOom o) {
+      return o instanceof OnOom.Ignore ? TraceView.Oom.IGNORED : o instanceof OnOom.Handle ? TraceView.Oom.HANDLED
+          : TraceView.Oom.UNKNOWN;
     }
 
     /** Opens and closes the holds of the thread that moved, from the model's view of it before and after. */
@@ -276,9 +350,18 @@ public final class TraceViews {
     /** The failing transition r from state s, with the model's numbers. */
     private TraceView.Highlight highlightOf(Row r, ViolationKind v, long[] s) {
       List<String> names = model.liveBuffers(s).stream().map(LiveBuffer::describe).toList();
-      Optional<Long> requested = r.step() instanceof Alloc a && v == ViolationKind.OOM ? Optional.of(a.bytes()) : Optional.empty();
-      return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), r.failure().orElseThrow().message(), requested,
-          Optional.of(model.live(s)), Optional.of(model.free(s)), names);
+      int t = model.threadIndex(r.thread());
+      boolean alloc = v == ViolationKind.OOM || v == ViolationKind.SWALLOWED_OOM;
+      Optional<Long> requested = r.step() instanceof Alloc a && alloc ? Optional.of(a.bytes()) : Optional.empty();
+      Optional<String> missing = Optional.empty();
+      List<String> runWithout = List.of();
+      if (v == ViolationKind.SWALLOWED_OOM && r.step() instanceof Alloc a) {
+        missing = Optional.of(a.buffer());
+        runWithout = model.usersAfterFailure(s, t);
+      }
+      String message = r.failure().map(Violation::message).orElseGet(() -> model.explain(s, t, v));
+      return new TraceView.Highlight(v.name(), r.index(), r.x(), r.x(), message, requested,
+          Optional.of(model.live(s)), Optional.of(model.free(s)), names, missing, runWithout);
     }
 
     private Optional<TraceView.Highlight> highlight(Outcome outcome, int outcomeAt, long end) {

@@ -9,6 +9,7 @@ import dev.interlock.model.check.OverlapAnswer;
 import dev.interlock.model.check.Verdict;
 import dev.interlock.model.trace.Trace;
 import dev.interlock.model.trace.TraceStep;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -71,6 +72,8 @@ public final class CheckReportJson {
     m.put("search_threads", search.searchThreads());
     m.put("state_store_peak_bytes", r.search().peakBytes());
     m.put("limit", r.verdict() instanceof Verdict.LimitReached l ? l.limit().label() : null);
+    // a swallowed failure's job going on after the violation (not counted in length), only where there is one
+    shown.filter(t -> !t.after().isEmpty()).ifPresent(t -> m.set("after", steps(t.after())));
     return m;
   }
 
@@ -89,10 +92,17 @@ public final class CheckReportJson {
     return v instanceof Verdict.Unsafe u ? u.violation().message() : null;
   }
 
-  /** A trace's steps, one object each ({@code i}, {@code thread}, {@code step}, {@code phase}, bytes). */
+  /**
+   * A trace's steps, one object each ({@code i}, {@code thread}, {@code step}, {@code phase}, bytes, and {@code without}
+   * for a kernel's begin that ran without missing buffers).
+   */
   public static ArrayNode steps(Trace t) {
+    return steps(t.steps());
+  }
+
+  private static ArrayNode steps(List<TraceStep> steps) {
     ArrayNode l = JsonTrees.array();
-    for (TraceStep s : t.steps()) {
+    for (TraceStep s : steps) {
       ObjectNode e = l.addObject();
       e.put("i", s.index());
       e.put("thread", s.thread());
@@ -101,6 +111,10 @@ public final class CheckReportJson {
       e.put("used", s.used());
       e.put("cached", s.cached());
       s.free().ifPresent(f -> e.put("free", f));
+      if (!s.without().isEmpty()) {
+        ArrayNode w = e.putArray("without");
+        s.without().forEach(w::add);
+      }
     }
     return l;
   }

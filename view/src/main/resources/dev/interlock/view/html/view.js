@@ -72,14 +72,43 @@
     return lo;
   }
 
-  // a mark's class from its step's category, which the model's step type decided (lock, memory, interval, task, branch)
-  function kind(category) {
-    return 'mk mk-' + category;
+  // a mark's class from its step's category, which the model's step type decided (lock, memory, interval, task, branch,
+  // choice); a failed allocation whose on oom took over by what the design does then (handled, ignored), a kernel's
+  // begin that ran without a missing buffer outlined
+  // marks: [x, lane, index, step, phase, used, cached, failed, category, oom, without, after]
+  function kind(v, m) {
+    if (m[9]) { return 'mk mk-oom-' + m[9] + (m[7] ? ' mk-failed-oom' : ''); }
+    if (m[7]) { return 'mk mk-failed'; }
+    return 'mk mk-' + v.categories[m[8]] + (m[10] && m[10].length ? ' mk-without' : '');
+  }
+  // diagonal stripes inside a rectangle, as one path (no pattern reference: the page names nothing outside itself)
+  function hatch(x, y, w, h, cls) {
+    var d = [], s = 5;
+    for (var t = s / 2; t < w + h; t += s) {
+      var x0 = x + t, y0 = y, x1 = x + t - h, y1 = y + h;
+      if (x0 > x + w) { y0 = y + (x0 - x - w); x0 = x + w; }
+      if (x1 < x) { y1 = y + h - (x - x1); x1 = x; }
+      if (y1 > y0) { d.push('M' + f(x0) + ' ' + f(y0) + 'L' + f(x1) + ' ' + f(y1)); }
+    }
+    return d.length ? '<path class="' + cls + '" d="' + d.join('') + '"/>' : '';
+  }
+  function allocBuffer(step) { return step.split(' ')[1] || '?'; }
+  // what a mark's phase means, for its tooltip
+  function phaseText(v, m) {
+    var cat = v.categories[m[8]];
+    if (m[4] === 'oom') {
+      if (m[9] === 'ignored') { return 'the allocation failed; on oom ignore: the job goes on without ' + allocBuffer(m[3]); }
+      if (m[9] === 'handled') { return 'the allocation failed; its on oom handler runs next (' + allocBuffer(m[3]) + ' is not live)'; }
+      return 'the allocation failed; its on oom took over';
+    }
+    if (cat === 'choice') { return m[4] === 'else' ? 'choose: took the second path (after or)' : 'choose: took the first path'; }
+    return '';
   }
 
   function render(v, vi) {
     var g = geometry(v);
     var o = [];
+    var seen = {}; // which of the oom, without and choice marks this view has: their legend entries
     var lanesTop = AXIS;
     var locksTop = lanesTop + v.lanes.length * LANE + GAP;
     var memTop = locksTop + v.locks.length * LOCK + GAP;
@@ -117,21 +146,43 @@
       o.push('<rect class="lanebg' + (i % 2 ? ' odd' : '') + '" x="0" y="' + y + '" width="' + g.width + '" height="' + LANE + '"/>');
       o.push('<text x="' + (l[1] ? 22 : 8) + '" y="' + (y + 15) + '">' + esc((l[1] ? '\u2514 ' + l[0].substring(l[2].length + 1) : l[0])) + '</text>');
     });
+    // the steps after a swallowed failure: the failing job goes on alone, the other threads paused
+    var firstAfter = -1;
+    v.marks.forEach(function (m, k) { if (m[11] && firstAfter < 0) { firstAfter = k; } });
+    if (firstAfter >= 0) {
+      var ax = g.span(firstAfter)[0];
+      o.push('<rect class="after" x="' + f(ax) + '" y="' + AXIS + '" width="' + f(right - ax) + '" height="' + (v.lanes.length * LANE) + '"/>');
+      o.push('<text class="aftertag" x="' + f(ax + 3) + '" y="' + (AXIS - 4) + '">after the violation: the job goes on without ' + esc(v.highlight && v.highlight.missing ? v.highlight.missing : 'the buffer') + '</text>');
+    }
     v.boxes.forEach(function (b, k) {
       var y = lanesTop + b[0] * LANE + 3;
       var x0 = g.center(b[3]), x1 = b[5] ? right : g.center(b[4]);
       var w = Math.max(1, x1 - x0);
-      o.push('<rect class="box-' + (b[2] ? 'kernel' : 'cpu') + (b[5] ? ' box-open' : '') + '" data-b="' + k + '" x="' + f(x0) + '" y="' + y + '" width="' + f(w) + '" height="' + (LANE - 6) + '"/>');
-      if (w > b[1].length * 6 + 8) {
-        o.push('<text class="boxlabel" x="' + f(x0 + 4) + '" y="' + (y + 12) + '">' + esc(b[1]) + '</text>');
+      var missing = b[6] && b[6].length;
+      o.push('<rect class="box-' + (b[2] ? 'kernel' : 'cpu') + (b[5] ? ' box-open' : '') + (missing ? ' box-without' : '') + '" data-b="' + k + '" x="' + f(x0) + '" y="' + y + '" width="' + f(w) + '" height="' + (LANE - 6) + '"/>');
+      if (missing) { o.push(hatch(x0, y, w, LANE - 6, 'stripes')); }
+      var label = missing ? b[1] + ' without ' + b[6].join(', ') : b[1];
+      if (w > label.length * 6 + 8) {
+        o.push('<text class="boxlabel' + (missing ? ' without' : '') + '" x="' + f(x0 + 4) + '" y="' + (y + 12) + '">' + esc(label) + '</text>');
+      } else if (missing && w > b[1].length * 6 + 8) {
+        o.push('<text class="boxlabel without" x="' + f(x0 + 4) + '" y="' + (y + 12) + '">' + esc(b[1]) + '</text>');
       }
+      if (missing) { seen.without = true; }
     });
     var mw = v.axis === 'transition' ? Math.max(2, Math.min(6, COL - 2)) : 2;
     v.marks.forEach(function (m, k) {
       var y = lanesTop + m[1] * LANE + 5;
-      var cls = m[7] ? 'mk mk-failed' : kind(v.categories[m[8]]);
-      var w = m[7] ? Math.max(mw, 4) : mw;
-      o.push('<rect class="' + cls + '" data-k="' + k + '" x="' + f(g.center(m[0]) - w / 2) + '" y="' + y + '" width="' + w + '" height="' + (LANE - 10) + '"/>');
+      var cls = kind(v, m);
+      var w = m[7] || m[9] ? Math.max(mw, 5) : mw;
+      var hgt = m[9] ? LANE - 6 : LANE - 10, yy = m[9] ? y - 2 : y;
+      o.push('<rect class="' + cls + '" data-k="' + k + '" x="' + f(g.center(m[0]) - w / 2) + '" y="' + yy + '" width="' + w + '" height="' + hgt + '"/>');
+      if (m[9] === 'ignored') { o.push(hatch(g.center(m[0]) - w / 2, yy, w, hgt, 'stripes')); }
+      if (v.axis === 'transition' && COL >= 30 && (m[9] || v.categories[m[8]] === 'choice')) {
+        var tag = m[9] === 'ignored' ? 'ignored' : m[9] === 'handled' ? 'handler' : m[9] ? 'oom' : (m[4] === 'else' ? 'path 2' : 'path 1');
+        o.push('<text class="marktag' + (m[9] ? ' oom' : '') + '" x="' + f(g.center(m[0]) + w / 2 + 2) + '" y="' + (y + 10) + '">' + tag + '</text>');
+      }
+      if (m[9]) { seen[m[9]] = true; }
+      if (v.categories[m[8]] === 'choice') { seen.choice = true; }
     });
 
     // lock lanes
@@ -194,11 +245,16 @@
       o.push('<path shape-rendering="crispEdges" pointer-events="none" fill="#d6d6d6" d="' + cached.join('') + '"/>');
     }
     legend.push('<span><i style="background:#d6d6d6"></i>pool-cached</span>');
+    var stripe = 'background:repeating-linear-gradient(45deg,#d40000 0 2px,#ffd9d9 2px 5px)';
+    if (seen.handled) { legend.push('<span class="lg-oom-handled"><i style="background:#f0b400;outline:1px solid #6b4e00"></i>failed allocation, on oom handler</span>'); }
+    if (seen.ignored) { legend.push('<span class="lg-oom-ignored"><i style="' + stripe + '"></i>failed allocation, on oom ignore</span>'); }
+    if (seen.without) { legend.push('<span class="lg-without"><i style="' + stripe + ';outline:1px solid #d40000"></i>kernel ran without a buffer</span>'); }
+    if (seen.choice) { legend.push('<span class="lg-choice"><i style="background:#b03a7a"></i>choose (path taken)</span>'); }
     o.push('<text x="8" y="' + (memTop + 14) + '">device memory</text>');
     o.push('<text class="axis" x="' + (LEFT - 6) + '" y="' + f(y(0)) + '" text-anchor="end">0</text>');
 
     // the violation: a band over its column, a marker above it, and a failed request on top of the live bytes
-    var marker = null, request = null;
+    var marker = null, request = null, reqLabel = ''; // the label goes over the vram line, drawn after it
     if (h) {
       var ov = h.verdict === 'OVERLAP';
       var j = bisect(v.marks, h.x), j0 = bisect(v.marks, h.fromX);
@@ -214,12 +270,13 @@
           var top = y(h.live + h.requested), bottom = y(h.live);
           request = [top, bottom];
           o.push('<rect class="request" id="request-' + vi + '" x="' + f(cx - rw / 2) + '" y="' + f(top) + '" width="' + f(rw) + '" height="' + f(bottom - top) + '"/>');
-          o.push('<text x="' + f(cx + rw / 2 + 4) + '" y="' + f(top + 11) + '">requested ' + size(h.requested) + '</text>');
+          reqLabel = '<text class="reqlabel" x="' + f(cx + rw / 2 + 4) + '" y="' + f(top + 11) + '">requested ' + size(h.requested) + '</text>';
         }
       }
     }
     o.push('<line class="vram" x1="' + LEFT + '" x2="' + right + '" y1="' + f(y(v.vram)) + '" y2="' + f(y(v.vram)) + '"/>');
     o.push('<text class="axis" x="' + (LEFT - 6) + '" y="' + f(y(v.vram) + 4) + '" text-anchor="end">vram ' + size(v.vram) + '</text>');
+    if (reqLabel) { o.push(reqLabel); }
     if (v.divergence) {
       var dx = f(g.center(v.divergence.x));
       o.push('<line class="divergence" x1="' + dx + '" x2="' + dx + '" y1="' + AXIS + '" y2="' + (memTop + MEM) + '"/>');
@@ -251,14 +308,18 @@
     var t = e.target, text = null;
     if (t.hasAttribute('data-k')) {
       var k = +t.getAttribute('data-k'), m = v.marks[k];
-      text = '#' + m[2] + '  ' + v.lanes[m[1]][0] + '\n' + m[3] + (m[4] ? ' (' + m[4] + ')' : '') + (v.axis === 'time' ? '\nat ' + (m[0] / 1e6).toFixed(3) + ' ms' : '') + '\n' + lines(v, k);
+      var pt = phaseText(v, m);
+      text = '#' + m[2] + '  ' + v.lanes[m[1]][0] + (m[11] ? '  (after the violation)' : '') + '\n' + m[3] + (m[4] ? ' (' + m[4] + ')' : '') + (pt ? '\n' + pt : '')
+        + (m[10] && m[10].length ? '\nran without ' + m[10].join(', ') + ' (its allocation failed and was ignored)' : '')
+        + (v.axis === 'time' ? '\nat ' + (m[0] / 1e6).toFixed(3) + ' ms' : '') + '\n' + lines(v, k);
       if (m[7] && v.highlight && v.highlight.index === m[2]) { text += '\n' + v.highlight.verdict + ': ' + v.highlight.message; }
     } else if (t.hasAttribute('data-h')) {
       var h = v.holds[+t.getAttribute('data-h')];
       text = v.locks[h[0]] + ' held by ' + h[1] + (h[2] > 1 ? ' (' + h[2] + ' permits)' : '') + '\nfrom ' + where(v, h[3]) + (h[5] ? ' to the end' : ' to ' + where(v, h[4]));
     } else if (t.hasAttribute('data-b')) {
       var b = v.boxes[+t.getAttribute('data-b')];
-      text = (b[2] ? 'kernel ' : 'cpu ') + b[1] + ' on ' + v.lanes[b[0]][0] + '\nfrom ' + where(v, b[3]) + (b[5] ? ' to the end' : ' to ' + where(v, b[4]));
+      text = (b[2] ? 'kernel ' : 'cpu ') + b[1] + ' on ' + v.lanes[b[0]][0] + '\nfrom ' + where(v, b[3]) + (b[5] ? ' to the end' : ' to ' + where(v, b[4]))
+        + (b[6] && b[6].length ? '\nran without ' + b[6].join(', ') + ' (its allocation failed and was ignored): its result is wrong' : '');
     } else if (t.hasAttribute('data-mem')) {
       var r = t.ownerSVGElement.getBoundingClientRect();
       var j = g.at(e.clientX - r.left);

@@ -157,8 +157,10 @@ class TraceViewsTest {
     // a step whose text starts like another kind's is categorised by its type: 'release' is a lock step, 'free' memory
     assertThat(StepCategory.of(TestDesigns.step("release s 1"))).isEqualTo(StepCategory.LOCK);
     String html = HtmlPage.render("two-lock", List.of(twoLock()));
-    assertThat(html).contains("\"lock mem_mtx\",\"\",0,0,0," + StepCategory.LOCK.ordinal() + "]")
-        .contains("\"categories\":[\"lock\",\"memory\",\"interval\",\"task\",\"branch\"]");
+    assertThat(html).contains("\"lock mem_mtx\",\"\",0,0,0," + StepCategory.LOCK.ordinal() + ",\"\",[],0]")
+        .contains("\"categories\":[\"lock\",\"memory\",\"interval\",\"task\",\"branch\",\"choice\"]");
+    assertThat(StepCategory.of(TestDesigns.parse(String.join("\n", "design c", "vram 1GiB", "role r x1 jobs 1",
+        "  choose", "  sync", "  or", "  trim", "  end", "")).roles().get(0).body().get(0))).isEqualTo(StepCategory.CHOICE);
   }
 
   @Test

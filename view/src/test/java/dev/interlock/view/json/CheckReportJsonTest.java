@@ -43,6 +43,22 @@ class CheckReportJsonTest {
     assertThat(JsonTrees.write(m)).startsWith("{\"design\":\"two-lock\",\"verdict\":\"OOM\",").doesNotContain("\n");
   }
 
+  /** A swallowed failure's job going on: the steps after the violation, the kernel that ran without its buffer. */
+  @Test
+  void aSwallowedOomReportHasTheStepsAfterItsViolation() throws Exception {
+    CheckReport r = check("designs/cuzk/phase9.design", Checker.Options.defaults(1_000_000));
+    ObjectNode m = CheckReportJson.of(r, CheckReportJson.Search.of(Checker.Options.defaults(1_000_000)));
+    assertThat(m.get("verdict").asText()).isEqualTo("SWALLOWED_OOM");
+    assertThat(m.get("length").asInt()).isEqualTo(14).isEqualTo(m.get("trace").size());
+    assertThat(keys(m).get(keys(m).size() - 1)).isEqualTo("after");
+    JsonNode first = m.get("after").get(0);
+    assertThat(first.get("i").asInt()).isEqualTo(15);
+    assertThat(first.get("step").asText()).isEqualTo("kernel ntt_msm uses d_a h_buckets h_temp");
+    assertThat(first.get("without").toString()).isEqualTo("[\"h_temp\"]");
+    assertThat(m.get("after").get(1).has("without")).isFalse();
+    assertThat(m.get("trace").get(0).has("without")).isFalse();
+  }
+
   @Test
   void aLimitedSearchSaysWhichLimitAndShowsNoTrace() throws Exception {
     CheckReport r = check("designs/two-lock.design", Checker.Options.defaults(3));
