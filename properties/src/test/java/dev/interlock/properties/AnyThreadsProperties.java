@@ -13,6 +13,7 @@ import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.OnOom;
+import dev.interlock.model.step.Choose;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
@@ -63,6 +64,8 @@ class AnyThreadsProperties {
       }
       if (s instanceof IfFree f) {
         out.addAll(strip(f.then()));
+      } else if (s instanceof Choose c) {
+        out.add(new Choose(strip(c.first()), strip(c.second()))); // a choice is local: in the fragment
       } else if (s instanceof Alloc a && (a.async() || a.onOom() instanceof OnOom.Handle)) {
         // a handler is a downward-closed branch: the alloc keeps its failure as the violation SWALLOWED_OOM instead
         OnOom o = a.onOom() instanceof OnOom.Handle ? OnOom.IGNORE : a.onOom();

@@ -837,7 +837,8 @@ public final class Model {
         }
       }
       leak = closeFrame(l, out, base, frame);
-      if (l.job.get(out, base) == l.jobs && noTasksRunning(l, out, base)) {
+      // a job that leaks fails: its worker's kept buffers stay until the engine shuts down, as the engine leaves them
+      if (!leak && l.job.get(out, base) == l.jobs && noTasksRunning(l, out, base)) {
         releaseKept(t, l, out, base);
       }
     }

@@ -112,8 +112,10 @@ public final class DesignGen {
         out.add(new Signal(w.event()));
       } else if (st instanceof IfFree f) {
         out.add(new IfFree(f.atLeast(), f.bytes(), replaceWaits(f.then()), replaceWaits(f.otherwise())));
+      } else if (st instanceof Choose c) {
+        out.add(new Choose(replaceWaits(c.first()), replaceWaits(c.second())));
       } else if (st instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
-        out.add(a.withOnOom(new OnOom.Handle(replaceWaits(h.steps()))));
+        out.add(a.withOnOom(new OnOom.Handle(replaceWaits(h.steps()), replaceWaits(h.success()))));
       } else {
         out.add(st);
       }
