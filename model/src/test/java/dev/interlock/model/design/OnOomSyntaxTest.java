@@ -108,11 +108,11 @@ class OnOomSyntaxTest {
         Arguments.of("role r\n  alloc a 1GiB\n  on oom foo\n", "t.design:6:10: unexpected 'foo' after 'on oom' (expected"
             + " ignore, or nothing and the handler's lines on the next lines, closed by end)"),
         Arguments.of("role r\n  alloc a 1GiB\n  on oom ignore now\n", "t.design:6:17: unexpected 'now' after 'on oom ignore'"),
-        // else inside a handler
-        Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  sync\n  else\n  sync\n  end\n",
-            "t.design:8:3: 'else' inside the 'on oom' handler opened at line 6 (only if blocks have else)"),
-        Arguments.of("role r\n  if free < 1GiB\n  alloc a 1GiB\n  on oom\n  else\n  end\n  end\n",
-            "t.design:8:3: 'else' inside the 'on oom' handler opened at line 7 (only if blocks have else)"),
+        // a handler has at most one else (its success path)
+        Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  sync\n  else\n  sync\n  else\n  end\n",
+            "t.design:10:3: second 'else' for the 'on oom' at line 6 (first 'else' at line 8)"),
+        Arguments.of("role r\n  if free < 1GiB\n  alloc a 1GiB\n  on oom\n  else\n  else\n  end\n  end\n",
+            "t.design:9:3: second 'else' for the 'on oom' at line 7 (first 'else' at line 8)"),
         // handler without end, end without opener
         Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  sync\n", "t.design:6:3: 'on oom' without 'end'"),
         Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  sync\nrole q\n  sync\n", "t.design:6:3: 'on oom' without 'end'"),
@@ -122,8 +122,8 @@ class OnOomSyntaxTest {
             "t.design:6:3: 'on oom' without 'end'"),
         Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  alloc a 1GiB\n  on oom\n  end\n",
             "t.design:6:3: 'on oom' without 'end'"),
-        Arguments.of("role r\n  alloc a 1GiB\n  on oom ignore\n  end\n", "t.design:7:3: 'end' without 'if' or 'on oom'"),
-        Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  end\n  end\n", "t.design:8:3: 'end' without 'if' or 'on oom'"),
+        Arguments.of("role r\n  alloc a 1GiB\n  on oom ignore\n  end\n", "t.design:7:3: 'end' without 'if', 'choose' or 'on oom'"),
+        Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  end\n  end\n", "t.design:8:3: 'end' without 'if', 'choose' or 'on oom'"),
         Arguments.of("role r\n  alloc a 1GiB\n  on oom\n  end now\n", "t.design:7:7: unexpected 'now' after 'end'"),
         // a second on oom
         Arguments.of("role r\n  alloc a 1GiB\n  on oom ignore\n  on oom ignore\n", "t.design:7:3: second 'on oom' for"
