@@ -19,7 +19,7 @@ class CheckAnyTest {
     CliTest.Run r = run("check", design("single-lock"), "--threads", "gpu_worker=any", "--jobs", "gpu_worker=" + jobs);
     assertThat(r.status()).as(r.describe()).isZero();
     assertThat(r.out()).contains("checked   vram 16GiB, gpu_worker x any jobs " + jobs + "\n")
-        .contains("verdict   SAFE for every number of gpu_worker threads (OOM, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD,"
+        .contains("verdict   SAFE for every number of gpu_worker threads (OOM, SWALLOWED_OOM, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD,"
             + " RELEASE_EXCESS); no DEADLOCK or LEAK up to 6\n")
         .contains("bounded   6 configurations up to 6 gpu_worker threads");
   }
@@ -30,7 +30,7 @@ class CheckAnyTest {
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
     assertThat(r.out()).contains("verdict   OOM\n").contains("minimal   gpu_worker=2 ")
         .contains("counterexample (9 transitions, gpu_worker=2)")
-        .contains("safe for every number: USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS");
+        .contains("safe for every number: SWALLOWED_OOM, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS");
   }
 
   @Test
@@ -43,7 +43,7 @@ class CheckAnyTest {
         .containsEntry("bounded_up_to", 3L).containsEntry("bounded_configurations", 3L)
         .containsEntry("any_roles", List.of("gpu_worker")).containsEntry("unknown_reason", null)
         .containsEntry("threads", Map.of("gpu_worker", 3L))
-        .containsEntry("safe_for_all_n", List.of("OOM", "USE_AFTER_FREE", "BAD_FREE", "UNLOCK_NOT_HELD", "RELEASE_EXCESS"));
+        .containsEntry("safe_for_all_n", List.of("OOM", "SWALLOWED_OOM", "USE_AFTER_FREE", "BAD_FREE", "UNLOCK_NOT_HELD", "RELEASE_EXCESS"));
     assertThat((Long) m.get("coverability_basis_elements")).isPositive();
     assertThat(m).containsKeys("searched_states", "others", "others_complete", "coverability_local_states",
         "coverability_shared_states", "coverability_expanded_elements", "coverability_seconds", "bounded_seconds");
