@@ -1186,7 +1186,7 @@ public final class Model {
         users.add(p);
       }
       todo.add(c.next[p]);
-      if (c.op[p] == Code.OP_IF) {
+      if (c.op[p] == Code.OP_IF || c.op[p] == Code.OP_CHOOSE) {
         todo.add(c.elseTarget[p]);
       }
       if (c.op[p] == Code.OP_ALLOC && c.onOom[p] != Code.ON_OOM_FAIL) {

@@ -55,6 +55,16 @@ class SwallowedTraceTest {
   }
 
   @Test
+  void theMessageNamesTheUsersOnEveryPathAfterTheFailureBothPathsOfAChooseIncluded() throws Exception {
+    Design d = DesignParser.parse("swallow.design", DESIGN.replace("  kernel msm uses a t\n",
+        "  choose\n  kernel first uses a\n  or\n  kernel second uses t\n  end\n"));
+    CheckReport r = Checker.check(d, "swallow.design", Checker.Options.defaults(100_000));
+    assertThat(r.counterexample().orElseThrow().outcome().toString())
+        .contains("these steps run without it: w#0: kernel second uses t")
+        .doesNotContain("kernel first");
+  }
+
+  @Test
   void theFormatKeepsTheStepsAfterAndReplaysThem() throws Exception {
     Trace t = counterexample();
     String text = TraceFormat.print(t);
