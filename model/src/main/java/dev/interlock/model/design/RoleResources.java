@@ -3,6 +3,7 @@ package dev.interlock.model.design;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Free;
 import dev.interlock.model.step.Kernel;
+import dev.interlock.model.step.OnOom;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Steps;
@@ -21,9 +22,14 @@ import java.util.List;
  * @param keptAllocs  per kept buffer, its distinct alloc steps
  * @param events      events signalled or waited for
  * @param tasks       tasks spawned, each once, in spawn-tree order
+ * @param jobMissing  per job buffer, the value that marks it missing (an allocation of it failed and
+ *                    {@code on oom ignore} let the job go on without it): one past its allocs' values; 0 when no alloc
+ *                    of it ignores a failure
+ * @param keptMissing the same per kept buffer
  */
 public record RoleResources(List<String> jobBuffers, List<List<Alloc>> jobAllocs, List<String> keptBuffers,
-    List<List<Alloc>> keptAllocs, List<String> events, List<String> tasks) {
+    List<List<Alloc>> keptAllocs, List<String> events, List<String> tasks, List<Long> jobMissing,
+    List<Long> keptMissing) {
   public RoleResources {
     jobBuffers = List.copyOf(jobBuffers);
     jobAllocs = jobAllocs.stream().map(List::copyOf).toList();
@@ -31,8 +37,13 @@ public record RoleResources(List<String> jobBuffers, List<List<Alloc>> jobAllocs
     keptAllocs = keptAllocs.stream().map(List::copyOf).toList();
     events = List.copyOf(events);
     tasks = List.copyOf(tasks);
+    jobMissing = List.copyOf(jobMissing);
+    keptMissing = List.copyOf(keptMissing);
     if (jobBuffers.size() != jobAllocs.size() || keptBuffers.size() != keptAllocs.size()) {
       throw new IllegalArgumentException("one list of alloc steps per buffer");
+    }
+    if (jobBuffers.size() != jobMissing.size() || keptBuffers.size() != keptMissing.size()) {
+      throw new IllegalArgumentException("one missing mark per buffer");
     }
   }
 
@@ -85,6 +96,19 @@ public record RoleResources(List<String> jobBuffers, List<List<Alloc>> jobAllocs
         }
       });
     }
-    return new RoleResources(jobBuffers, jobAllocs, keptBuffers, keptAllocs, events, tasks);
+    Long[] jobMissing = new Long[jobBuffers.size()];
+    Long[] keptMissing = new Long[keptBuffers.size()];
+    java.util.Arrays.fill(jobMissing, 0L);
+    java.util.Arrays.fill(keptMissing, 0L);
+    for (List<Step> body : bodies) {
+      Steps.forEach(body, s -> {
+        if (s instanceof Alloc a && a.onOom() instanceof OnOom.Ignore) {
+          int i = (a.keep() ? keptBuffers : jobBuffers).indexOf(a.buffer());
+          (a.keep() ? keptMissing : jobMissing)[i] = (long) (a.keep() ? keptAllocs : jobAllocs).get(i).size() + 1;
+        }
+      });
+    }
+    return new RoleResources(jobBuffers, jobAllocs, keptBuffers, keptAllocs, events, tasks, List.of(jobMissing),
+        List.of(keptMissing));
   }
 }

@@ -28,11 +28,7 @@ final class RoleShape {
   final List<List<Alloc>> keptAllocs;
   final List<String> events;
   final List<String> tasks;
-  /**
-   * Per job or kept buffer: the value that marks it missing (an allocation of it failed and {@code on oom ignore} let
-   * the job go on without it), one past its allocations' values as in the model's worker layout; 0 when no allocation
-   * of it ignores a failure.
-   */
+  /** Per job or kept buffer: the value that marks it missing, or 0, as in the model ({@link RoleResources#jobMissing}). */
   final long[] jobMissing;
   final long[] keptMissing;
   /** The first thread number of this role's first worker; a worker has {@link #threadsPerWorker} threads. */
@@ -54,18 +50,8 @@ final class RoleShape {
     keptAllocs = used.keptAllocs();
     events = used.events();
     tasks = used.tasks();
-    jobMissing = new long[jobBuffers.size()];
-    keptMissing = new long[keptBuffers.size()];
-    List<List<dev.interlock.model.step.Step>> bodies = new java.util.ArrayList<>(List.of(role.body()));
-    tree.nodes().forEach(n -> bodies.add(d.task(n.task()).orElseThrow().body()));
-    for (List<dev.interlock.model.step.Step> body : bodies) {
-      for (dev.interlock.model.step.Step s : dev.interlock.model.step.Steps.flatten(body)) {
-        if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Ignore) {
-          int i = (a.keep() ? keptBuffers : jobBuffers).indexOf(a.buffer());
-          (a.keep() ? keptMissing : jobMissing)[i] = (a.keep() ? keptAllocs : jobAllocs).get(i).size() + 1;
-        }
-      }
-    }
+    jobMissing = used.jobMissing().stream().mapToLong(Long::longValue).toArray();
+    keptMissing = used.keptMissing().stream().mapToLong(Long::longValue).toArray();
   }
 
   /** Promela for "buffer field {@code f} holds a live buffer": set, and not the missing mark {@code missing}. */

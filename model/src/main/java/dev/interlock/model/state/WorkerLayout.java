@@ -76,11 +76,7 @@ final class WorkerLayout {
   /** Per job or kept buffer: size and async flag of the buffer made by the alloc whose 1-based index the field holds. */
   final List<List<Alloc>> jobAllocs;
   final List<List<Alloc>> keptAllocs;
-  /**
-   * Per job or kept buffer: the field value that marks it missing (an allocation of it failed and the failure was
-   * ignored: kernels that use it run without it, a free of it does nothing), or 0 when no alloc of it ignores a
-   * failure. One past its allocs' values.
-   */
+  /** Per job or kept buffer: the field value that marks it missing, or 0 ({@link RoleResources#jobMissing}). */
   final long[] jobMissing;
   final long[] keptMissing;
   /** Whether some buffer of this layout can be missing. */
@@ -125,19 +121,10 @@ final class WorkerLayout {
     keptAllocs = used.keptAllocs();
     events = used.events();
     tasks = used.tasks();
-    jobMissing = new long[jobBuffers.size()];
-    keptMissing = new long[keptBuffers.size()];
-    boolean missing = false;
-    for (List<Step> body : bodies) {
-      for (Step s : dev.interlock.model.step.Steps.flatten(body)) {
-        if (s instanceof Alloc a && a.onOom() instanceof dev.interlock.model.step.OnOom.Ignore) {
-          int i = (a.keep() ? keptBuffers : jobBuffers).indexOf(a.buffer());
-          (a.keep() ? keptMissing : jobMissing)[i] = (a.keep() ? keptAllocs : jobAllocs).get(i).size() + 1;
-          missing = true;
-        }
-      }
-    }
-    anyMissing = missing;
+    jobMissing = used.jobMissing().stream().mapToLong(Long::longValue).toArray();
+    keptMissing = used.keptMissing().stream().mapToLong(Long::longValue).toArray();
+    anyMissing = java.util.stream.LongStream.concat(java.util.Arrays.stream(jobMissing), java.util.Arrays.stream(keptMissing))
+        .anyMatch(v -> v != 0);
     Code.Names names = new Code.Names() {
       @Override
       public int mutex(String name) {
