@@ -52,40 +52,6 @@ class FallibleAllocTest {
     return Checker.check(d, "<test>", OPTS.withAllViolations());
   }
 
-  /** Steps one model by hand; unlike the explorer it also goes on from the state an ignored failure moved to. */
-  private static final class Driver {
-    final Model model;
-    long[] s;
-    long[] out;
-
-    Driver(String design) {
-      model = new Model(TestDesigns.parse(design));
-      s = model.initial();
-      out = new long[s.length];
-    }
-
-    /** Steps thread t; keeps the moved state, also the one of a SWALLOWED_OOM; returns the code. */
-    int step(int t) {
-      int code = model.step(s, t, out);
-      if (code == Model.MOVED || Model.violation(code) == ViolationKind.SWALLOWED_OOM) {
-        long[] tmp = s;
-        s = out;
-        out = tmp;
-      }
-      return code;
-    }
-
-    void moved(int t, int n) {
-      for (int i = 0; i < n; i++) {
-        assertThat(step(t)).as("step %d of %s", i, model.threadName(t)).isEqualTo(Model.MOVED);
-      }
-    }
-
-    int thread(String name) {
-      return model.threadIndex(name);
-    }
-  }
-
   @Test
   void aDesignWhoseOnlyFailureIsHandledIsSafe() {
     CheckReport r = check(PRESTAGE);
@@ -112,29 +78,29 @@ class FallibleAllocTest {
 
   @Test
   void aHandledFailureIsTracedWithPhaseOomAndTheBufferIsNotLive() {
-    Driver d = new Driver(PRESTAGE);
-    d.moved(0, 1);
+    ModelDriver d = new ModelDriver(PRESTAGE);
+    d.run(0, 1);
     assertThat(d.model.nextPhase(d.s, 1)).contains(Phase.OOM);
     assertThat(d.model.allocFails(d.s, 1)).isTrue();
     assertThat(d.model.nextPhase(d.s, 0)).as("thread 0 allocated: its kernel next").contains(Phase.BEGIN);
     long live = d.model.live(d.s);
-    d.moved(1, 1);
+    d.run(1, 1);
     assertThat(d.model.live(d.s)).isEqualTo(live);
     assertThat(d.model.view(d.s, 1).buffers()).doesNotContainKey("staged");
     assertThat(d.model.nextStep(d.s, 1).map(x -> x.text())).contains("lock gpu_mtx");
-    d.moved(1, 2);
+    d.run(1, 2);
     assertThat(d.model.live(d.s)).isEqualTo(16 * GIB);
     assertThat(d.model.nextStep(d.s, 1).map(x -> x.text())).as("after the handler, the step after the block")
         .contains("unlock gpu_mtx");
-    d.moved(1, 1);
+    d.run(1, 1);
     assertThat(d.model.nextStep(d.s, 1).map(x -> x.text())).contains("kernel ntt uses staged");
   }
 
   @Test
   void anEmptyHandlerGoesOnAfterTheBlock() {
-    Driver d = new Driver("design e\nvram 4GiB\nrole w\n  alloc a 8GiB\n  on oom\n  end\n  cpu c\n");
+    ModelDriver d = new ModelDriver("design e\nvram 4GiB\nrole w\n  alloc a 8GiB\n  on oom\n  end\n  cpu c\n");
     assertThat(d.model.nextPhase(d.s, 0)).contains(Phase.OOM);
-    d.moved(0, 1);
+    d.run(0, 1);
     assertThat(d.model.nextStep(d.s, 0).map(x -> x.text())).contains("cpu c");
     assertThat(check("design e\nvram 4GiB\nrole w\n  alloc a 8GiB\n  on oom\n  end\n  cpu c\n").verdict())
         .isEqualTo(new Verdict.Safe());
@@ -185,25 +151,25 @@ class FallibleAllocTest {
 
   @Test
   void theMissingBuffersFreeDoesNothingAndItsJobLeaksNothing() {
-    Driver d = new Driver("design x\nvram 16GiB\nrole w x2 jobs 2\n  alloc a 10GiB\n  on oom ignore\n"
+    ModelDriver d = new ModelDriver("design x\nvram 16GiB\nrole w x2 jobs 2\n  alloc a 10GiB\n  on oom ignore\n"
         + "  kernel k uses a\n  free a\n");
-    d.moved(0, 1);
+    d.run(0, 1);
     assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.SWALLOWED_OOM);
     assertThat(d.model.live(d.s)).isEqualTo(10 * GIB);
     assertThat(d.model.view(d.s, 1).buffers()).as("a missing buffer is not live").doesNotContainKey("a");
     assertThat(d.model.missingUses(d.s, 1)).containsExactly("a");
     assertThat(d.model.missingUses(d.s, 0)).isEmpty();
-    d.moved(1, 2); // the kernel runs without it: no USE_AFTER_FREE
+    d.run(1, 2); // the kernel runs without it: no USE_AFTER_FREE
     assertThat(d.model.nextStep(d.s, 1).map(x -> x.text())).contains("free a");
-    d.moved(1, 1); // no BAD_FREE, and no memory given back
+    d.run(1, 1); // no BAD_FREE, and no memory given back
     assertThat(d.model.live(d.s)).isEqualTo(10 * GIB);
     // the second job starts clean: its allocation fails again (worker 0 still holds 10GiB), its state as before
     assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.SWALLOWED_OOM);
-    d.moved(1, 3);
+    d.run(1, 3);
     assertThat(d.model.allFinished(d.s)).isFalse();
-    d.moved(0, 3);
+    d.run(0, 3);
     assertThat(d.model.live(d.s)).isZero();
-    d.moved(0, 4);
+    d.run(0, 4);
     assertThat(d.model.allFinished(d.s)).isTrue();
     assertThat(d.model.live(d.s)).isZero();
   }
@@ -224,15 +190,15 @@ class FallibleAllocTest {
 
   @Test
   void aKeptBufferWhoseFailureIsIgnoredIsMissingForTheRestOfTheRun() {
-    Driver d = new Driver("design x\nvram 16GiB\nrole w jobs 2\n  alloc k0 20GiB keep\n  on oom ignore\n"
+    ModelDriver d = new ModelDriver("design x\nvram 16GiB\nrole w jobs 2\n  alloc k0 20GiB keep\n  on oom ignore\n"
         + "  kernel k uses k0\n");
     assertThat(Model.violation(d.step(0))).isEqualTo(ViolationKind.SWALLOWED_OOM);
     assertThat(d.model.missingUses(d.s, 0)).containsExactly("k0");
-    d.moved(0, 2);
+    d.run(0, 2);
     // missing, not live: the next job allocates again (a live kept buffer would allocate nothing)
     assertThat(d.model.allocFails(d.s, 0)).isTrue();
     assertThat(Model.violation(d.step(0))).isEqualTo(ViolationKind.SWALLOWED_OOM);
-    d.moved(0, 2);
+    d.run(0, 2);
     assertThat(d.model.allFinished(d.s)).isTrue();
     assertThat(d.model.live(d.s)).isZero();
     CheckReport r = checkAll(TestDesigns.parse("design x\nvram 16GiB\nrole w jobs 2\n  alloc k0 20GiB keep\n"
@@ -259,9 +225,9 @@ class FallibleAllocTest {
     CheckReport r = check(text);
     assertThat(r.verdict().label()).isEqualTo("SWALLOWED_OOM");
     assertThat(r.primary().orElseThrow().violation().message()).endsWith("these steps run without it: w#0 task t: kernel msm uses big");
-    Driver d = new Driver(text);
+    ModelDriver d = new ModelDriver(text);
     assertThat(Model.violation(d.step(0))).isEqualTo(ViolationKind.SWALLOWED_OOM);
-    d.moved(0, 1);
+    d.run(0, 1);
     int task = -1;
     for (int t = 0; t < d.model.threads(); t++) {
       if (d.model.threadName(t).contains("/t@")) {
@@ -269,8 +235,8 @@ class FallibleAllocTest {
       }
     }
     assertThat(d.model.missingUses(d.s, task)).containsExactly("big");
-    d.moved(task, 2);
-    d.moved(0, 2);
+    d.run(task, 2);
+    d.run(0, 2);
     assertThat(d.model.allFinished(d.s)).isTrue();
     assertThat(checkAll(TestDesigns.parse(text)).others()).isEmpty();
   }
@@ -297,24 +263,24 @@ class FallibleAllocTest {
           end
           free a
         """;
-    Driver max = new Driver(text.replace("THRESHOLD", "max"));
-    max.moved(0, 1);
+    ModelDriver max = new ModelDriver(text.replace("THRESHOLD", "max"));
+    max.run(0, 1);
     assertThat(max.model.nextPhase(max.s, 0)).contains(Phase.OOM);
-    max.moved(0, 1);
+    max.run(0, 1);
     assertThat(max.model.cached(max.s)).isEqualTo(6 * GIB);
     assertThat(max.model.free(max.s)).isZero();
     assertThat(max.model.nextPhase(max.s, 0)).contains(Phase.ELSE);
-    Driver zero = new Driver(text.replace("THRESHOLD", "0B"));
-    zero.moved(0, 2);
+    ModelDriver zero = new ModelDriver(text.replace("THRESHOLD", "0B"));
+    zero.run(0, 2);
     assertThat(zero.model.cached(zero.s)).isZero();
     assertThat(zero.model.free(zero.s)).isEqualTo(6 * GIB);
     assertThat(zero.model.nextPhase(zero.s, 0)).contains(Phase.THEN);
     // the plain alloc in the handler releases the settled cache and fits: both are SAFE
     assertThat(check(text.replace("THRESHOLD", "max")).verdict()).isEqualTo(new Verdict.Safe());
     assertThat(check(text.replace("THRESHOLD", "0B")).verdict()).isEqualTo(new Verdict.Safe());
-    max.moved(0, 3);
+    max.run(0, 3);
     assertThat(max.model.nextStep(max.s, 0).map(x -> x.text())).contains("alloc c 4GiB");
-    max.moved(0, 1);
+    max.run(0, 1);
     assertThat(max.model.cached(max.s)).isZero();
     assertThat(max.model.live(max.s)).isEqualTo(14 * GIB);
   }

@@ -10,36 +10,6 @@ import org.junit.jupiter.api.Test;
 /** The transition semantics, one rule at a time, on small designs driven thread by thread. */
 class ModelTest {
 
-  /** Drives a model by hand: each call steps one thread and keeps the resulting state. */
-  private static final class Driver {
-    final Model model;
-    long[] s;
-    long[] out;
-
-    Driver(String design) {
-      model = new Model(TestDesigns.parse(design));
-      s = model.initial();
-      out = new long[s.length];
-    }
-
-    int step(int t) {
-      int code = model.step(s, t, out);
-      if (code == Model.MOVED) {
-        long[] tmp = s;
-        s = out;
-        out = tmp;
-      }
-      return code;
-    }
-
-    /** Steps thread t n times, asserting each moved. */
-    void run(int t, int n) {
-      for (int i = 0; i < n; i++) {
-        assertThat(step(t)).as("step %d of thread %d", i, t).isEqualTo(Model.MOVED);
-      }
-    }
-  }
-
   private static final String HEAD = "design t\nvram 16GiB\nmutex m\nmutex n\nsemaphore sem 3\n";
 
   @Test
@@ -49,19 +19,19 @@ class ModelTest {
     List<String> names = List.of("h", "g", "f", "e", "d", "c", "b", "a");
     names.forEach(b -> body.append("  alloc ").append(b).append(" 1GiB\n"));
     names.forEach(b -> body.append("  free ").append(b).append("\n"));
-    Driver d = new Driver(HEAD + "role w\n" + body);
+    ModelDriver d = new ModelDriver(HEAD + "role w\n" + body);
     d.run(0, names.size());
     assertThat(d.model.view(d.s, 0).buffers().keySet()).containsExactlyElementsOf(names);
   }
 
   @Test
   void allocationFailsExactlyWhenLiveBytesPlusRequestExceedVram() {
-    Driver d = new Driver(HEAD + "role w x2\n  alloc a 10GiB\n  free a\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  alloc a 10GiB\n  free a\n");
     d.run(0, 1);
     assertThat(d.model.live(d.s)).isEqualTo(10 * GIB);
     assertThat(d.step(1)).isEqualTo(16 + ViolationKind.OOM.ordinal());
     assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.OOM);
-    Driver exact = new Driver(HEAD + "role w x2\n  alloc a 8GiB\n  free a\n");
+    ModelDriver exact = new ModelDriver(HEAD + "role w x2\n  alloc a 8GiB\n  free a\n");
     exact.run(0, 1);
     assertThat(exact.step(1)).as("8 + 8 = 16 fits exactly").isEqualTo(Model.MOVED);
     assertThat(exact.model.used(exact.s)).isEqualTo(16 * GIB);
@@ -69,14 +39,14 @@ class ModelTest {
 
   @Test
   void asyncFreeCachesBytesThatStillCountAsUsedAndAPlainAllocGetsThemBackOnlyOnceSettled() {
-    Driver d = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
     d.run(0, 2);
     assertThat(d.model.cached(d.s)).isEqualTo(8 * GIB);
     assertThat(d.model.used(d.s)).isEqualTo(8 * GIB);
     assertThat(d.model.live(d.s)).isZero();
     // no synchronization has seen the free: the driver cannot release those bytes for a plain alloc (H200, driver 580)
     assertThat(Model.violation(d.step(0))).isEqualTo(ViolationKind.OOM);
-    Driver settled = new Driver(HEAD.replace("vram 16GiB\n", "vram 16GiB\npool threshold max\n")
+    ModelDriver settled = new ModelDriver(HEAD.replace("vram 16GiB\n", "vram 16GiB\npool threshold max\n")
         + "role w\n  alloc a 8GiB async\n  free a\n  sync stream\n  alloc b 12GiB\n  free b\n");
     settled.run(0, 3);
     assertThat(settled.model.cached(settled.s)).as("threshold max keeps the settled bytes").isEqualTo(8 * GIB);
@@ -88,7 +58,7 @@ class ModelTest {
 
   @Test
   void plainAllocThatFitsBesideTheCacheLeavesTheCache() {
-    Driver d = new Driver(HEAD.replace("16GiB", "32GiB") + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
+    ModelDriver d = new ModelDriver(HEAD.replace("16GiB", "32GiB") + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB\n  free b\n");
     d.run(0, 3);
     assertThat(d.model.cached(d.s)).isEqualTo(8 * GIB);
     assertThat(d.model.used(d.s)).isEqualTo(20 * GIB);
@@ -96,11 +66,11 @@ class ModelTest {
 
   @Test
   void asyncAllocReusesCachedBytesAndGrowsThePoolForTheRest() {
-    Driver d = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB async\n  free b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 12GiB async\n  free b\n");
     d.run(0, 3);
     assertThat(d.model.cached(d.s)).isZero();
     assertThat(d.model.live(d.s)).isEqualTo(12 * GIB);
-    Driver partial = new Driver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 3GiB async\n  free b\n");
+    ModelDriver partial = new ModelDriver(HEAD + "role w\n  alloc a 8GiB async\n  free a\n  alloc b 3GiB async\n  free b\n");
     partial.run(0, 3);
     assertThat(partial.model.cached(partial.s)).isEqualTo(5 * GIB);
     assertThat(partial.model.used(partial.s)).isEqualTo(8 * GIB);
@@ -108,14 +78,14 @@ class ModelTest {
 
   @Test
   void asyncAllocFailsWhileLivePlainBytesLeaveNoRoom() {
-    Driver d = new Driver(HEAD + "role p\n  alloc a 12GiB\n  free a\nrole q\n  alloc b 8GiB async\n  free b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role p\n  alloc a 12GiB\n  free a\nrole q\n  alloc b 8GiB async\n  free b\n");
     d.run(0, 1);
     assertThat(Model.violation(d.step(1))).isEqualTo(ViolationKind.OOM);
   }
 
   @Test
   void trimReturnsCachedBytesButNeverLiveOnes() {
-    Driver d = new Driver(HEAD + "role w\n  alloc a 4GiB async\n  alloc b 2GiB async\n  free a\n  trim\n  free b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w\n  alloc a 4GiB async\n  alloc b 2GiB async\n  free a\n  trim\n  free b\n");
     d.run(0, 3);
     assertThat(d.model.cached(d.s)).isEqualTo(4 * GIB);
     d.run(0, 1);
@@ -125,10 +95,10 @@ class ModelTest {
 
   @Test
   void syncWaitsForKernelsOfEveryThreadButNotForCpuWork() {
-    Driver d = new Driver(HEAD + "role g\n  kernel k\nrole c\n  cpu x\nrole s\n  sync\n");
+    ModelDriver d = new ModelDriver(HEAD + "role g\n  kernel k\nrole c\n  cpu x\nrole s\n  sync\n");
     d.run(1, 1);
     assertThat(d.step(2)).as("a thread inside cpu work does not hold up sync").isEqualTo(Model.MOVED);
-    Driver k = new Driver(HEAD + "role g\n  kernel k\nrole s\n  sync\n");
+    ModelDriver k = new ModelDriver(HEAD + "role g\n  kernel k\nrole s\n  sync\n");
     k.run(0, 1);
     assertThat(k.step(1)).isEqualTo(Model.BLOCKED);
     k.run(0, 1);
@@ -137,12 +107,12 @@ class ModelTest {
 
   @Test
   void mutexBlocksOtherThreadsAndSelfLockIsADeadlock() {
-    Driver d = new Driver(HEAD + "role w x2\n  lock m\n  unlock m\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  lock m\n  unlock m\n");
     d.run(0, 1);
     assertThat(d.step(1)).isEqualTo(Model.BLOCKED);
     d.run(0, 1);
     assertThat(d.step(1)).isEqualTo(Model.MOVED);
-    Driver self = new Driver(HEAD + "role w\n  lock m\n  lock m\n");
+    ModelDriver self = new ModelDriver(HEAD + "role w\n  lock m\n  lock m\n");
     self.run(0, 1);
     assertThat(Model.violation(self.step(0))).isEqualTo(ViolationKind.DEADLOCK);
     assertThat(self.model.explain(self.s, 0, ViolationKind.DEADLOCK)).contains("already holds");
@@ -150,14 +120,14 @@ class ModelTest {
 
   @Test
   void unlockOfAMutexNotHeldIsAViolation() {
-    Driver d = new Driver(HEAD + "role w x2\n  lock m\n  unlock m\nrole v\n  unlock m\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  lock m\n  unlock m\nrole v\n  unlock m\n");
     d.run(0, 1);
     assertThat(Model.violation(d.step(2))).as("held by another thread").isEqualTo(ViolationKind.UNLOCK_NOT_HELD);
   }
 
   @Test
   void semaphorePermitsAreCountedAndExcessReleasesCaught() {
-    Driver d = new Driver(HEAD + "role w x2\n  acquire sem 2\n  release sem 2\nrole v\n  release sem\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  acquire sem 2\n  release sem 2\nrole v\n  release sem\n");
     d.run(0, 1);
     assertThat(d.step(1)).as("1 of 3 permits left, 2 wanted").isEqualTo(Model.BLOCKED);
     assertThat(Model.violation(d.step(2))).as("v holds none").isEqualTo(ViolationKind.RELEASE_EXCESS);
@@ -168,22 +138,22 @@ class ModelTest {
 
   @Test
   void bufferMisuseIsCaught() {
-    Driver uaf = new Driver(HEAD + "role w\n  alloc a 1GiB\n  free a\n  kernel k uses a\n");
+    ModelDriver uaf = new ModelDriver(HEAD + "role w\n  alloc a 1GiB\n  free a\n  kernel k uses a\n");
     uaf.run(0, 2);
     assertThat(Model.violation(uaf.step(0))).isEqualTo(ViolationKind.USE_AFTER_FREE);
-    Driver badFree = new Driver(HEAD + "role w\n  free a\n");
+    ModelDriver badFree = new ModelDriver(HEAD + "role w\n  free a\n");
     assertThat(Model.violation(badFree.step(0))).isEqualTo(ViolationKind.BAD_FREE);
-    Driver leak = new Driver(HEAD + "role w jobs 2\n  alloc a 1GiB\n  cpu x\n");
+    ModelDriver leak = new ModelDriver(HEAD + "role w jobs 2\n  alloc a 1GiB\n  cpu x\n");
     leak.run(0, 2);
     assertThat(Model.violation(leak.step(0))).as("job ends with a live buffer").isEqualTo(ViolationKind.LEAK);
-    Driver overwrite = new Driver(HEAD + "role w\n  alloc a 1GiB\n  alloc a 1GiB\n  free a\n");
+    ModelDriver overwrite = new ModelDriver(HEAD + "role w\n  alloc a 1GiB\n  alloc a 1GiB\n  free a\n");
     overwrite.run(0, 1);
     assertThat(Model.violation(overwrite.step(0))).isEqualTo(ViolationKind.LEAK);
   }
 
   @Test
   void buffersArePerThread() {
-    Driver d = new Driver(HEAD + "role w x2\n  alloc a 1GiB\n  kernel k uses a\n  free a\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  alloc a 1GiB\n  kernel k uses a\n  free a\n");
     d.run(0, 1);
     assertThat(Model.violation(d.step(1))).isNull();
     d.run(0, 3);
@@ -194,7 +164,7 @@ class ModelTest {
 
   @Test
   void jobsRepeatTheBodyAndFinishedThreadsStayFinished() {
-    Driver d = new Driver(HEAD + "role w jobs 3\n  cpu x\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w jobs 3\n  cpu x\n");
     d.run(0, 6);
     assertThat(d.step(0)).isEqualTo(Model.FINISHED);
     assertThat(d.model.view(d.s, 0).position()).isEqualTo("finished");
@@ -202,7 +172,7 @@ class ModelTest {
 
   @Test
   void restartReleasesWhatAThreadHoldsAndPutsItAtTheStartOfItsFirstJob() {
-    Driver d = new Driver(HEAD + "role w jobs 2\n  lock m\n  acquire sem 2\n  alloc a 2GiB async\n  alloc b 3GiB\n"
+    ModelDriver d = new ModelDriver(HEAD + "role w jobs 2\n  lock m\n  acquire sem 2\n  alloc a 2GiB async\n  alloc b 3GiB\n"
         + "  free b\n  free a\n  release sem 2\n  unlock m\nrole v\n  alloc c 1GiB\n  lock m\n  unlock m\n  free c\n");
     d.run(0, 4);
     d.run(1, 1);
@@ -229,7 +199,7 @@ class ModelTest {
 
   @Test
   void restartFreesEachBufferByTheAllocThatMadeIt() {
-    Driver d = new Driver(HEAD + "role w\n  alloc a 2GiB async\n  free a\n  alloc a 2GiB\n  free a\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w\n  alloc a 2GiB async\n  free a\n  alloc a 2GiB\n  free a\n");
     d.run(0, 3);
     assertThat(d.model.cached(d.s)).isEqualTo(2 * GIB);
     long[] r = d.model.restart(d.s, 0);
@@ -239,7 +209,7 @@ class ModelTest {
 
   @Test
   void restartOfAThreadHoldingNothingOnlyForgetsItsJobCount() {
-    Driver d = new Driver(HEAD + "role w jobs 3\n  cpu x\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w jobs 3\n  cpu x\n");
     d.run(0, 2);
     assertThat(d.model.view(d.s, 0).job()).isEqualTo(1);
     assertThat(d.model.restart(d.s, 0)).isEqualTo(d.model.initial());
@@ -247,7 +217,7 @@ class ModelTest {
 
   @Test
   void intervalsHaveBeginAndEndAndOverlapIsBetweenDistinctThreads() {
-    Driver d = new Driver(HEAD + "role w x2\n  cpu a\n  kernel b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  cpu a\n  kernel b\n");
     int a = d.model.intervalNames().indexOf("a");
     int b = d.model.intervalNames().indexOf("b");
     d.run(0, 1);
@@ -263,7 +233,7 @@ class ModelTest {
 
   @Test
   void deadlockedStatesAreRecognizedAndExplained() {
-    Driver d = new Driver(HEAD + "role p\n  lock m\n  lock n\n  unlock n\n  unlock m\nrole q\n  lock n\n  lock m\n  unlock m\n  unlock n\n");
+    ModelDriver d = new ModelDriver(HEAD + "role p\n  lock m\n  lock n\n  unlock n\n  unlock m\nrole q\n  lock n\n  lock m\n  unlock m\n  unlock n\n");
     d.run(0, 1);
     d.run(1, 1);
     assertThat(d.model.deadlocked(d.s)).isTrue();
@@ -272,12 +242,12 @@ class ModelTest {
 
   @Test
   void canonicalizationSortsThreadsWithinARoleOnly() {
-    Driver d = new Driver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
+    ModelDriver d = new ModelDriver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
     d.run(1, 1);
     d.run(3, 1);
     long[] c = d.s.clone();
     d.model.canonicalize(c);
-    Driver e = new Driver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
+    ModelDriver e = new ModelDriver(HEAD + "role w x2\n  cpu a\nrole v x2\n  cpu b\n");
     e.run(0, 1);
     e.run(2, 1);
     long[] c2 = e.s.clone();
