@@ -580,10 +580,9 @@ public final class Explorer {
       if (model.nextStep(cur, thread).isEmpty() || !model.isTaskThread(thread) && model.view(cur, thread).job() != job) {
         return;
       }
-      int mover = -1;
-      for (int i = -1; i < model.threads() && mover < 0; i++) {
-        int u = i < 0 ? thread : i;
-        if ((i < 0 || u != thread) && model.workerOf(u) == model.workerOf(thread) && model.step(cur, u, next) == Model.MOVED) {
+      int mover = model.step(cur, thread, next) == Model.MOVED ? thread : -1;
+      for (int u = 0; u < model.threads() && mover < 0; u++) {
+        if (u != thread && model.workerOf(u) == model.workerOf(thread) && model.step(cur, u, next) == Model.MOVED) {
           mover = u;
         }
       }

@@ -16,7 +16,8 @@ public final class Steps {
 
   /**
    * The step lists nested in step s, in textual order: an {@code if}'s then and else branches, a {@code choose}'s two
-   * paths, an alloc's {@code on oom} handler and its else (success) steps; none for other steps. The one place that says which steps nest others.
+   * paths, an alloc's {@code on oom} handler and its else (success) steps; none for other steps. The one place that
+   * says which steps nest others.
    */
   public static List<List<Step>> nested(Step s) {
     if (s instanceof IfFree f) {
