@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# cuzk's real GPU code on the GPU, each run under `interlock capture` (gpu/NOTES.md has the runs). From the repository
+# root on a machine with a GPU and only the driver; carry gpu-bundle (gpu/bundle.sh; without it the capture library is
+# loaded as `interlock capture` would), capture/target/native
+# (bash capture/src/main/c/build.sh lib) and the harnesses (engines/cuzk/build.sh). Most important first, each
+# result written to $OUT as it comes:
+#   1. phase 9 (599522de), 1 worker, 16 GiB: the pre-staged path, d_temp's cudaMallocAsync fails, the proof is wrong;
+#   2. the same with 20 GiB: d_temp fits and the proof is right;
+#   3. phase 8 (2fac031f) and head (fd51df1a), 2 workers x 2 proofs, 16 GiB: every proof right;
+#   4. phase 9 with 2 workers x 2 proofs, 16 GiB.
+# RUNS="p9-16g-1w ..." picks runs by name. Writes OUT/runs.log and OUT/NAME.capture, OUT/NAME.log.
+set -u
+I=$PWD/gpu-bundle/interlock
+L=$PWD/capture/target/native/libinterlock_capture.so
+E=$PWD/engines/cuzk/target
+exec > >(tee "$OUT/runs.log") 2>&1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+echo "cpus $(nproc), memory $(free -g | awk '/Mem:/ {print $2}') GiB, /dev/shm $(df -BG --output=avail /dev/shm | tail -1)"
+want() { [ -z "${RUNS:-}" ] || [[ " $RUNS " == *" $1 "* ]]; }
+run() { # run NAME COMMIT HARNESS-ARGS...
+  local name=$1 commit=$2; shift 2
+  want "$name" || return 0
+  echo "== $name: curio $commit, $*"
+  local t0=$SECONDS
+  if [ -x "$I" ]; then
+    "$I" capture -o "$OUT/$name.capture" --lib "$L" -- "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
+  else  # without the bundle (64 MiB carry): what `interlock capture` sets, and its cut of the file's trailing NULs
+    INTERLOCK_CAPTURE_OUT=/tmp/$name.raw LD_PRELOAD=$L CUDA_INJECTION64_PATH=$L NVTX_INJECTION64_PATH=$L \
+      "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
+  fi
+  local rc=$?
+  [ -x "$I" ] || tr -d '\000' < /tmp/$name.raw > "$OUT/$name.capture"
+  grep -E '^(proof|summary|device|srs read|  note)|prestage|error|rror|records' "$OUT/$name.log" | grep -Ev 'CUZK_TIMING: (split|prep|async)'
+  echo "rc=$rc ($((SECONDS - t0)) s)"
+}
+run p9-16g-1w 599522de --workers 1 --jobs 1 --budget 16GiB
+run p9-20g-1w 599522de --workers 1 --jobs 1 --budget 20GiB
+run p8-16g-2w 2fac031f --workers 2 --jobs 2 --budget 16GiB
+run head-16g-2w fd51df1a --workers 2 --jobs 2 --budget 16GiB
+run p9-16g-2w 599522de --workers 2 --jobs 2 --budget 16GiB
+ls -la "$OUT"
