@@ -17,17 +17,22 @@ import java.util.Set;
  * becomes a {@code range_push}/{@code range_pop} pair (a named interval of that thread); one that ends on another
  * thread, or while a range opened inside it is still open, stays as it is, and neither reader takes it as a step. Read-mode rwlock records are left
  * out: a design has no shared locks, so a rwlock is the design's mutex as its writers take it. Marks stay (neither
- * reader takes them as a step).
+ * reader takes them as a step). A thread that its creator started and at once joined is the creator's work
+ * ({@link ForkJoinFolding}).
  */
 final class CaptureSteps {
   private CaptureSteps() {}
 
-  /** {@code capture} with its thread-bound start/end ranges as push/pop and without read-mode rwlock records. */
+  /**
+   * {@code capture} with its folded fork-join children on their creators' threads, its thread-bound start/end ranges
+   * as push/pop and without read-mode rwlock records.
+   */
   static Capture of(Capture capture) {
-    Set<Long> paired = pairedOnOneThread(capture.events());
+    List<CaptureEvent> events = ForkJoinFolding.fold(capture.events());
+    Set<Long> paired = pairedOnOneThread(events);
     Map<Long, String> domains = new HashMap<>();
-    List<CaptureEvent> out = new ArrayList<>(capture.events().size());
-    for (CaptureEvent e : capture.events()) {
+    List<CaptureEvent> out = new ArrayList<>(events.size());
+    for (CaptureEvent e : events) {
       if (e instanceof CaptureEvent.RangeStart s && paired.contains(s.id())) {
         domains.put(s.id(), s.domain());
         out.add(new CaptureEvent.RangePush(s.line(), s.nanos(), s.tid(), s.name(), s.domain()));
