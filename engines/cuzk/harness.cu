@@ -391,6 +391,12 @@ Affine times(const Affine& g, const fr_t& k) {
 template <class Affine>
 bool same(const Affine& x, const Affine& y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
+#ifndef __CUDA_ARCH__
+// the generators are copied from blst's affine points: sppark's host affine types must have their layout
+static_assert(sizeof(groth16_proof::a) == 96, "G1 affine points as blst's");
+static_assert(sizeof(groth16_proof::b) == 192, "G2 affine points as blst's");
+#endif
+
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
 std::string explain(const Affine& got, const Affine& g, const std::vector<std::pair<std::string, fr_t>>& terms,
