@@ -6,8 +6,8 @@
 # result written to $OUT as it comes:
 #   1. phase 9 (599522de), 1 worker, 16 GiB: the pre-staged path, d_temp's cudaMallocAsync fails, the proof is wrong;
 #   2. the same with 20 GiB: d_temp fits and the proof is right;
-#   3. phase 8 (2fac031f), 2 workers x 2 proofs, and head (fd51df1a), 2 workers x 1 proof, 16 GiB: every proof right;
-#   4. phase 9 with 2 workers x 2 proofs, 16 GiB.
+#   3. phase 8 (2fac031f) and head (fd51df1a), 2 workers x 1 proof each, 16 GiB: every proof right;
+#   4. phase 9 with 2 workers x 1 proof each, 16 GiB.
 # RUNS="p9-16g-1w ..." picks runs by name. Writes OUT/runs.log and OUT/NAME.capture, OUT/NAME.log.
 set -u
 I=$PWD/gpu-bundle/interlock
@@ -35,7 +35,7 @@ run() { # run NAME COMMIT HARNESS-ARGS...
 }
 run p9-16g-1w 599522de --workers 1 --jobs 1 --budget 16GiB
 run p9-20g-1w 599522de --workers 1 --jobs 1 --budget 20GiB
-run p8-16g-2w 2fac031f --workers 2 --jobs 2 --budget 16GiB
+run p8-16g-2w 2fac031f --workers 2 --jobs 1 --budget 16GiB
 run head-16g-2w fd51df1a --workers 2 --jobs 1 --budget 16GiB
-run p9-16g-2w 599522de --workers 2 --jobs 2 --budget 16GiB
+run p9-16g-2w 599522de --workers 2 --jobs 1 --budget 16GiB
 ls -la "$OUT"
