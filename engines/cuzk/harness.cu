@@ -39,6 +39,8 @@
 #include <thread>
 #include <vector>
 
+#ifndef __CUDA_ARCH__  // all of the harness is host code; nvcc's device pass sees the engine's device types only
+
 // blst, for the generators and their serialization into the SRS file (blst.h itself would clash with the engine's
 // own declarations of blst_p1_deserialize, which take sppark's types)
 extern "C" {
@@ -83,6 +85,7 @@ struct Options {
   std::string srs_dir;  // empty: an anonymous memory file (memfd), read by the engine through /proc/self/fd
   uint64_t seed = 1;
   bool split_api = false;
+  bool inputs_only = false;  // make and sum the inputs on the host, no GPU: a check of the harness itself
   Shape shape;
 };
 
@@ -118,6 +121,7 @@ void usage() {
       "  --api sync|split  generate_groth16_proofs_c, or start + finalize on a thread per proof (phase 12 on;\n"
       "                 the default where the engine has it)\n"
       "  --aux N, --abc N, --l-tail N, --b-tail N  the partition's shape (defaults: the real 32 GiB PoRep C2)\n"
+      "  --inputs-only  make the inputs and their expected terms on the host, print them, no GPU\n"
       "exit: 0 every proof right; 3 a proof wrong; 4 the engine returned an error; 2 bad arguments or setup.\n");
 }
 
@@ -129,6 +133,7 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     if (a == "-h" || a == "--help") { usage(); std::exit(EXIT_OK); }
+    if (a == "--inputs-only") { o.inputs_only = true; continue; }
     if (i + 1 >= argc) bad(a + ": needs a value (or unknown option; --help)");
     std::string v = argv[++i];
     if (a == "--workers") o.workers = static_cast<int>(parse_count(a, v));
@@ -190,6 +195,13 @@ fr_t random_fr(uint64_t seed, uint64_t i) {
   for (int k = 0; k < 4; k++) v[k] = mix(seed * 0x100000001b3ull + i * 4 + k);
   v[3] &= (1ull << 62) - 1;
   return x;
+}
+
+fr_t power(const fr_t& a, uint64_t k) {  // a^k (blst's operator^ takes k >= 2 only)
+  fr_t r = fr_t::one(), sq = a;
+  for (; k; k >>= 1, sq = sq * sq)
+    if (k & 1) r = r * sq;
+  return r;
 }
 
 fr_t fr_of(uint64_t n) {  // n * 1 in the field
@@ -336,7 +348,7 @@ void h_scalar(const Options& o, Polys& p) {
   std::vector<fr_t> fwd(t), inv(t);
   par(n, [&](uint64_t b, uint64_t e, unsigned th) {
     fr_t w = forward_roots_of_unity[lg], wi = inverse_roots_of_unity[lg];
-    fr_t x = w ^ static_cast<unsigned>(b), xi = wi ^ static_cast<unsigned>(b), acc, acci;
+    fr_t x = power(w, b), xi = power(wi, b), acc, acci;
     acc.zero(); acci.zero();
     for (uint64_t k = b; k < e; k++) {
       acc = acc + p.c[k] * x;
@@ -359,6 +371,29 @@ void h_scalar(const Options& o, Polys& p) {
   if (dropped != 1) bad("the H check assumes h_points = 2^27 - 1");
   p.h = -z_inv * (p.c[0] - n_inv * sf);
   p.h_other_convention = -z_inv * (p.c[0] - n_inv * si);
+}
+
+/**
+ * The identity h_scalar rests on, checked on a domain of 2^lg with a plain inverse DFT: the sum of the first N-1
+ * coefficients of the polynomial through c is c_0 - (1/N) sum_k c_k w^k. Returns whether it holds.
+ */
+bool h_identity_holds(unsigned lg, uint64_t seed) {
+  uint64_t n = 1ull << lg;
+  std::vector<fr_t> c(n);
+  for (uint64_t k = 0; k < n; k++) c[k] = random_fr(seed, k);
+  fr_t w = forward_roots_of_unity[lg], wi = inverse_roots_of_unity[lg], n_inv = domain_size_inverse[lg];
+  if (!(power(w, n) == fr_t::one()) || power(w, n / 2) == fr_t::one() || !(w * wi == fr_t::one())) return false;
+  fr_t sum, direct;
+  sum.zero();
+  direct.zero();
+  for (uint64_t j = 0; j + 1 < n; j++) {  // h'_j = (1/N) sum_k c_k w^-jk
+    fr_t hj;
+    hj.zero();
+    for (uint64_t k = 0; k < n; k++) hj = hj + c[k] * power(wi, j * k % n);
+    direct = direct + n_inv * hj;
+  }
+  for (uint64_t k = 0; k < n; k++) sum = sum + c[k] * power(w, k);
+  return direct == c[0] - n_inv * sum;
 }
 
 Polys make_polys(const Options& o, int worker) {
@@ -391,11 +426,9 @@ Affine times(const Affine& g, const fr_t& k) {
 template <class Affine>
 bool same(const Affine& x, const Affine& y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-#ifndef __CUDA_ARCH__
 // the generators are copied from blst's affine points: sppark's host affine types must have their layout
 static_assert(sizeof(groth16_proof::a) == 96, "G1 affine points as blst's");
 static_assert(sizeof(groth16_proof::b) == 192, "G2 affine points as blst's");
-#endif
 
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
@@ -521,6 +554,29 @@ int main(int argc, char** argv) {
       o.split_api ? "split (start + finalize)" : "sync", o.workers, o.jobs,
       o.budget ? (std::to_string(o.budget >> 20) + "MiB").c_str() : "none", o.seed);
 
+  if (o.inputs_only) {
+    for (unsigned lg : {3u, 5u})
+      if (!h_identity_holds(lg, o.seed)) { std::printf("the H check's identity fails on 2^%u\n", lg); return EXIT_WRONG; }
+    std::printf("the H check's identity holds on domains of 2^3 and 2^5\n");
+    Witness w = make_witness(o);
+    std::printf("inputs made (%.0f ms since start)\n", ms_since(t0));
+    Polys p = make_polys(o, 0);
+    std::printf("expected terms made (%.0f ms since start): H %s\n", ms_since(t0), p.h.is_zero() ? "zero" : "nonzero");
+    // the check itself, on two made-up proofs: the right one, and one whose H is the point at infinity
+    decltype(groth16_proof::a) g1;
+    std::memcpy(&g1, blst_p1_affine_generator(), sizeof g1);
+    decltype(groth16_proof::b) g2;
+    std::memcpy(&g2, blst_p2_affine_generator(), sizeof g2);
+    groth16_proof right, no_h;
+    right.a = no_h.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
+    right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
+    right.c = times<point_t>(g1, p.h + w.l_batch + w.l_tail);
+    no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
+    Tally tally;
+    check(o, w, p, 0, 1, 0, "", right, 0, tally);
+    check(o, w, p, 0, 2, 0, "", no_h, 0, tally);
+    return tally.right == 1 && tally.wrong == 1 ? EXIT_OK : EXIT_WRONG;
+  }
   int devices = 0;
   cudaError_t err = cudaGetDeviceCount(&devices);
   if (err != cudaSuccess || devices == 0) setup_failed("no CUDA device", err);
@@ -632,3 +688,5 @@ int main(int argc, char** argv) {
   destroy_gpu_mutex(gpu_mtx);
   return tally.errors ? EXIT_ENGINE_ERROR : tally.wrong ? EXIT_WRONG : EXIT_OK;
 }
+
+#endif  // __CUDA_ARCH__
