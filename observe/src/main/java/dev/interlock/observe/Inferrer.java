@@ -1015,6 +1015,14 @@ public final class Inferrer {
       }
     }
     List<Node> out = new ArrayList<>();
+    if (ok.isEmpty() && cutOk.isEmpty() && failed.stream().noneMatch(f -> f.stream().anyMatch(this::completion))) {
+      // no job allocated the buffer, so none shows another path: each went on with what it did next, which is what a
+      // swallowed failure looks like (a handler that retries or falls back cannot be told from that continuation)
+      out.add(new OomAlloc(leaf, true, List.of(), List.of(), "every job failed here and went on; no job allocated it"));
+      failed.forEach(f -> tails.add(f.subList(i + 1, f.size())));
+      out.addAll(merge(tails));
+      return out;
+    }
     if (!ok.isEmpty() && ignoredTails.size() == failed.size()) {
       out.add(new OomAlloc(leaf, true, List.of(), List.of(), "every failed job went on as if allocated"));
       tails.addAll(ignoredTails);

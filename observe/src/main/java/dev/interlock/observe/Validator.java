@@ -867,15 +867,25 @@ public final class Validator {
 
   /** Takes thread t's steps that the capture cannot show, as long as the model lets it move. */
   private void advance(int t) {
+    while (!advanceAlone(t) && advanceTasks()) {
+      // t waits for a task thread (a signal, a join): the tasks went on, so t may too
+    }
+  }
+
+  /**
+   * Takes thread t's steps that the capture cannot show, up to its next observable step; false where t is blocked at
+   * one (a wait for a task's signal, a join), true where it stopped for another reason.
+   */
+  private boolean advanceAlone(int t) {
     long[] out = new long[model.width()];
     for (Optional<Step> next = model.nextStep(state, t); next.isPresent() && !observable(t, next.get());
         next = model.nextStep(state, t)) {
       Step taking = next.get();
       if (taking instanceof Choose) {
-        return; // which path is decided by the thread's next event (choosePath)
+        return true; // which path is decided by the thread's next event (choosePath)
       }
       if (model.step(state, t, out) != Model.MOVED) {
-        return;
+        return false;
       }
       noteMissing(t, taking);
       recorder.record(state, t, out);
@@ -883,6 +893,23 @@ public final class Validator {
       state = out;
       out = swap;
     }
+    return true;
+  }
+
+  /**
+   * Takes the unobservable steps of the task threads that no OS thread was mapped onto (a task's work that the capture
+   * does not show: a CPU step, a signal): they are taken when a thread waits for them. Whether any moved.
+   */
+  private boolean advanceTasks() {
+    boolean moved = false;
+    for (int u = 0; u < model.threads(); u++) {
+      if (model.isTaskThread(u) && !threadOf.containsValue(u)) {
+        long[] was = state.clone();
+        advanceAlone(u);
+        moved |= !java.util.Arrays.equals(was, state);
+      }
+    }
+    return moved;
   }
 
   private String where(int t, Step s) {
