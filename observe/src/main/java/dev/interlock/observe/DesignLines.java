@@ -1,28 +1,71 @@
 package dev.interlock.observe;
 
+import dev.interlock.model.design.Design;
 import dev.interlock.model.step.Step;
+import dev.interlock.model.step.Steps;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Where a role's step is written in the design file, for messages that point at both sides of a divergence. */
+/**
+ * Where a role's step is written in the design file, for messages that point at both sides of a divergence.
+ *
+ * <p>A step is found by the object the design parsed, not by its text: cuzk's phase 9 writes the same {@code alloc h_temp
+ * 4544MiB async} on four paths, and a message must name the line of the path the run took.
+ */
 final class DesignLines {
   private final String source;
   private final List<String> lines;
+  private final Map<Step, Integer> lineOf = new IdentityHashMap<>();
 
-  DesignLines(String source, String text) {
+  DesignLines(String source, String text, Design design) {
     this.source = source;
     this.lines = List.of(text.split("\n", -1));
+    design.roles().forEach(r -> place("role", r.name(), r.body()));
+    design.tasks().forEach(t -> place("task", t.name(), t.body()));
   }
 
-  /** {@code FILE:LINE} of {@code step} in role {@code role}'s body: its text, else its first two words, else the role. */
-  String position(String role, Step step) {
-    int start = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      String[] w = clean(lines.get(i)).split("\\s+");
-      if (w.length >= 2 && w[0].equals("role") && w[1].equals(role)) {
-        start = i;
-        break;
+  /** Gives each step of the body, in textual order, the first line after the previous one that writes it. */
+  private void place(String kind, String name, List<Step> body) {
+    int at = header(kind, name);
+    if (at < 0) {
+      return;
+    }
+    for (Step s : Steps.flatten(body)) {
+      for (int i = at + 1; i < lines.size(); i++) {
+        String l = clean(lines.get(i));
+        if (l.startsWith("role ") || l.startsWith("task ")) {
+          break;
+        }
+        if (l.equals(s.text())) {
+          lineOf.put(s, i);
+          at = i;
+          break;
+        }
       }
     }
+  }
+
+  private int header(String kind, String name) {
+    for (int i = 0; i < lines.size(); i++) {
+      String[] w = clean(lines.get(i)).split("\\s+");
+      if (w.length >= 2 && w[0].equals(kind) && w[1].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * {@code FILE:LINE} of {@code step} in role {@code role}'s body: the line of that very step, else the first line with
+   * its text, else with its first two words, else the role's.
+   */
+  String position(String role, Step step) {
+    Integer exact = lineOf.get(step);
+    if (exact != null) {
+      return source + ":" + (exact + 1);
+    }
+    int start = header("role", role);
     if (start < 0) {
       return source;
     }

@@ -86,7 +86,7 @@ public final class Validator {
   private Validator(Design design, String designSource, String designText, Capture capture, Mapping map) {
     this.original = design;
     this.designSource = designSource;
-    this.lines = new DesignLines(designSource, designText);
+    this.lines = new DesignLines(designSource, designText, design);
     this.capture = capture;
     this.map = map;
   }
