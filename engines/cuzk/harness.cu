@@ -86,6 +86,7 @@ struct Options {
   uint64_t seed = 1;
   bool split_api = false;
   bool inputs_only = false;  // make and sum the inputs on the host, no GPU: a check of the harness itself
+  bool host_b_tail = false;  // with inputs_only: run B's tail MSM (b_g2_msm's) on the host over the real scalars
   Shape shape;
 };
 
@@ -134,6 +135,7 @@ Options parse(int argc, char** argv) {
     std::string a = argv[i];
     if (a == "-h" || a == "--help") { usage(); std::exit(EXIT_OK); }
     if (a == "--inputs-only") { o.inputs_only = true; continue; }
+    if (a == "--host-b-tail") { o.host_b_tail = true; continue; }
     if (i + 1 >= argc) bad(a + ": needs a value (or unknown option; --help)");
     std::string v = argv[++i];
     if (a == "--workers") o.workers = static_cast<int>(parse_count(a, v));
@@ -572,6 +574,30 @@ int main(int argc, char** argv) {
     right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
     right.c = times<point_t>(g1, p.h + w.l_batch + w.l_tail);
     no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
+    // the engine's host MSM (b_g2_msm's) over bases that are all the generator, against the sum of the scalars
+    for (size_t n : {1000u, 70000u}) {
+      std::vector<decltype(groth16_proof::b)> bases(n, g2);
+      std::vector<fr_t> sc(n);
+      fr_t sum;
+      sum.zero();
+      for (size_t i = 0; i < n; i++) { sc[i] = random_fr(o.seed + 99, i); sum = sum + sc[i]; }
+      point_fp2_t got;
+      mult_pippenger<bucket_fp2_t>(got, bases.data(), n, sc.data(), true, &get_groth16_pool());
+      bool ok = same(decltype(groth16_proof::b)(got), times<point_fp2_t>(g2, sum));
+      std::printf("host G2 MSM of %zu equal bases: %s\n", n, ok ? "the sum of the scalars" : "NOT the sum of the scalars");
+    }
+    if (o.host_b_tail) {  // b_g2_msm's MSM as the engine runs it: input 0, then the b-density aux that are not 0/1
+      size_t n = 1 + o.shape.b_tail;
+      std::vector<decltype(groth16_proof::b)> bases(n, g2);
+      std::vector<fr_t> sc(n);
+      sc[0] = w.inp[0];
+      for (size_t i = 1; i < n; i++) sc[i] = w.aux[i - 1];
+      point_fp2_t got;
+      auto t = std::chrono::steady_clock::now();
+      mult_pippenger<bucket_fp2_t>(got, bases.data(), n, sc.data(), true, &get_groth16_pool());
+      bool ok = same(decltype(groth16_proof::b)(got), times<point_fp2_t>(g2, w.b_tail));
+      std::printf("host B tail MSM of %zu scalars (%.0f ms): %s\n", n, ms_since(t), ok ? "B_tail" : "NOT B_tail");
+    }
     Tally tally;
     check(o, w, p, 0, 1, 0, "", right, 0, tally);
     check(o, w, p, 0, 2, 0, "", no_h, 0, tally);
