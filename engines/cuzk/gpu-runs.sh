@@ -7,7 +7,9 @@
 #   1. phase 9 (599522de), 1 worker, 16 GiB: the pre-staged path, d_temp's cudaMallocAsync fails, the proof is wrong;
 #   2. the same with 20 GiB: d_temp fits and the proof is right;
 #   3. phase 8 (2fac031f) and head (fd51df1a), 2 workers x 1 proof each, 16 GiB: every proof right;
-#   4. phase 9 with 2 workers x 1 proof each, 16 GiB.
+#   4. phase 9 with 2 workers x 1 proof each, 16 GiB;
+#   5. phase 9, 1 worker x 2 proofs, 20 GiB: whether its B term differs from proof to proof (gpu/NOTES.md run 77).
+# Each run spends 50-75 s on the SRS (written, read by the engine's loader, pinned) before its first proof.
 # RUNS="p9-16g-1w ..." picks runs by name. Writes OUT/runs.log and OUT/NAME.capture, OUT/NAME.log.
 set -u
 I=$PWD/gpu-bundle/interlock
@@ -38,4 +40,5 @@ run p9-20g-1w 599522de --workers 1 --jobs 1 --budget 20GiB
 run p8-16g-2w 2fac031f --workers 2 --jobs 1 --budget 16GiB
 run head-16g-2w fd51df1a --workers 2 --jobs 1 --budget 16GiB
 run p9-16g-2w 599522de --workers 2 --jobs 1 --budget 16GiB
+run p9-20g-2j 599522de --workers 1 --jobs 2 --budget 20GiB
 ls -la "$OUT"
