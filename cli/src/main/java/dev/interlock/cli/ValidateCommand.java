@@ -15,8 +15,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code interlock validate DESIGN CAPTURE [--map FILE] [--html OUT.html] [--timeline-json OUT.json] [--force]}: is a
- * captured run a behaviour of the design.
+ * {@code interlock validate DESIGN CAPTURE [--map FILE] [--vram SIZE] [--html OUT.html] [--timeline-json OUT.json]
+ * [--force]}: is a captured run a behaviour of the design.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
     description = "Check that a captured run (docs/capture-format.md) is a behaviour of the design: exit 0 CONFORMS, 1 DIVERGES (at the first event the design does not allow), 2 on bad input.")
@@ -32,6 +32,9 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Option(names = "--map", paramLabel = "FILE", description = "Mapping file: object names, threads, ignored allocations, allocation groups, size tolerance.")
   Path mapFile;
+
+  @Option(names = "--vram", paramLabel = "SIZE", description = "The run's device memory where it is not the design's (a run made with another budget), e.g. 20GiB.")
+  String vram;
 
   @Option(names = "--html", paramLabel = "OUT.html", description = "Write the HTML view of the model transitions the run was checked as.")
   Path html;
@@ -52,7 +55,9 @@ final class ValidateCommand implements Callable<Integer> {
     } catch (DesignException e) {
       throw new CliError(e.getMessage());
     }
-    Design d = new DesignOptions().load(designFile, text);
+    DesignOptions options = new DesignOptions();
+    options.vram = vram;
+    Design d = options.load(designFile, text);
     CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
     try {
       in.mapping().checkGroups(d);

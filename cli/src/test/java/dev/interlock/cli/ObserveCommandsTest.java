@@ -66,6 +66,21 @@ class ObserveCommandsTest {
   }
 
   @Test
+  void cuzkPhase9sRunWithA20GiBBudgetConformsAt20GiBAndNotAt16() throws Exception {
+    String capture = "observe/src/test/resources/cuzk/phase9-20gib.capture";
+    CliTest.Run at20 = CliTest.run("validate", "designs/cuzk/phase9.design", capture, "--map", "engines/cuzk/cuzk.map",
+        "--vram", "20GiB");
+    assertThat(at20.status()).as(at20.describe()).isEqualTo(0);
+    assertThat(at20.out()).startsWith("CONFORMS: 43 events on 1 threads").doesNotContain("ran out of memory");
+    CliTest.Run at16 = CliTest.run("validate", "designs/cuzk/phase9.design", capture, "--map", "engines/cuzk/cuzk.map");
+    assertThat(at16.status()).as(at16.describe()).isEqualTo(1);
+    assertThat(at16.out()).contains("succeeded, but the design runs out of memory at 'alloc h_temp 4544MiB async'");
+    CliTest.Run bad = CliTest.run("validate", "designs/cuzk/phase9.design", capture, "--vram", "twenty");
+    assertThat(bad.status()).isEqualTo(2);
+    assertThat(bad.err()).contains("--vram");
+  }
+
+  @Test
   void aRunOfAnotherDesignDiverges() throws Exception {
     Path c = capture("designs/two-lock.design");
     CliTest.Run v = CliTest.run("validate", "designs/single-lock.design", c.toString());
