@@ -25,26 +25,35 @@ final class DesignLines {
     design.tasks().forEach(t -> place("task", t.name(), t.body()));
   }
 
-  /** Gives each step of the body, in textual order, the first line after the previous one that writes it. */
+  /**
+   * Gives each step of the body its line: the body's lines that write a step (not the keyword lines {@code on oom},
+   * {@code on oom ignore}, {@code else}, {@code or}, {@code end}) are its steps in textual order, whatever their
+   * spelling ({@code 4096MiB} for 4GiB). Where the two counts differ, no step of the body is placed.
+   */
   private void place(String kind, String name, List<Step> body) {
     int at = header(kind, name);
     if (at < 0) {
       return;
     }
-    for (Step s : Steps.flatten(body)) {
-      for (int i = at + 1; i < lines.size(); i++) {
-        String l = clean(lines.get(i));
-        if (l.startsWith("role ") || l.startsWith("task ")) {
-          break;
-        }
-        if (l.equals(s.text())) {
-          lineOf.put(s, i);
-          at = i;
-          break;
-        }
+    List<Integer> stepLines = new java.util.ArrayList<>();
+    for (int i = at + 1; i < lines.size(); i++) {
+      String l = clean(lines.get(i));
+      if (l.startsWith("role ") || l.startsWith("task ")) {
+        break;
+      }
+      if (!l.isEmpty() && !KEYWORD_LINES.contains(l)) {
+        stepLines.add(i);
+      }
+    }
+    List<Step> steps = Steps.flatten(body);
+    if (steps.size() == stepLines.size()) {
+      for (int k = 0; k < steps.size(); k++) {
+        lineOf.put(steps.get(k), stepLines.get(k));
       }
     }
   }
+
+  private static final java.util.Set<String> KEYWORD_LINES = java.util.Set.of("on oom", "on oom ignore", "else", "or", "end");
 
   private int header(String kind, String name) {
     for (int i = 0; i < lines.size(); i++) {

@@ -15,53 +15,69 @@ import java.util.Map;
  * thread_start child=C} (rc 0) must be {@code thread_join child=C}, so that the child ran alone in that window; a
  * child joined later (cuzk's prep_msm thread, which runs beside the locked section) stays a thread of its own. The
  * folded child's records keep their lines and times and take the creator's tid; its start, join and name records
- * are dropped (its name would rename the creator). Folding is transitive: a folded child's own folded children go
- * to the same creator.
+ * are dropped (its name would rename the creator). Only the child's records between the start and the join move (a
+ * thread id the kernel hands out again later is another thread). Folding is transitive: a folded child's own folded
+ * children go to the same creator.
  */
 final class ForkJoinFolding {
   private ForkJoinFolding() {}
 
   /** The events with every folded child's records on its creator's thread. */
   static List<CaptureEvent> fold(List<CaptureEvent> events) {
-    Map<Long, Long> creatorOf = foldedChildren(events);
-    if (creatorOf.isEmpty()) {
+    Map<Long, List<Window>> windows = foldedChildren(events);
+    if (windows.isEmpty()) {
       return events;
     }
     List<CaptureEvent> out = new ArrayList<>(events.size());
-    for (CaptureEvent e : events) {
-      if (e instanceof CaptureEvent.ThreadStart s && creatorOf.containsKey(s.child())
-          || e instanceof CaptureEvent.ThreadJoin j && creatorOf.containsKey(j.child())
-          || e instanceof CaptureEvent.ThreadName n && creatorOf.containsKey(n.named())) {
+    for (int i = 0; i < events.size(); i++) {
+      CaptureEvent e = events.get(i);
+      int at = i;
+      if (e instanceof CaptureEvent.ThreadStart s && windows.getOrDefault(s.child(), List.of()).stream().anyMatch(w -> w.start() == at)
+          || e instanceof CaptureEvent.ThreadJoin j && windows.getOrDefault(j.child(), List.of()).stream().anyMatch(w -> w.join() == at)
+          || e instanceof CaptureEvent.ThreadName n && windowOf(windows, n.named(), i) != null) {
         continue;
       }
-      long to = root(creatorOf, e.tid());
+      long to = e.tid();
+      for (Window w = windowOf(windows, to, i); w != null; w = windowOf(windows, to, i)) {
+        to = w.creator(); // transitively: a folded child's own folded child goes to the same creator
+      }
       out.add(to == e.tid() ? e : e.accept(new Retid(to)));
     }
     return out;
   }
 
-  /** child -> creator, for the children whose creator's next record after starting them is their join. */
-  private static Map<Long, Long> foldedChildren(List<CaptureEvent> events) {
-    Map<Long, CaptureEvent.ThreadStart> pending = new HashMap<>(); // creator -> its last record, if a start
-    Map<Long, Long> creatorOf = new HashMap<>();
-    for (CaptureEvent e : events) {
-      CaptureEvent.ThreadStart started = pending.remove(e.tid());
-      if (started != null && e instanceof CaptureEvent.ThreadJoin j && j.child() == started.child() && j.rc() == 0) {
-        creatorOf.put(j.child(), j.tid());
-      }
-      if (e instanceof CaptureEvent.ThreadStart s && s.rc() == 0) {
-        pending.put(s.tid(), s);
+  /** The creator's start and join of a folded child: the child's records between them are the creator's. */
+  private record Window(long creator, int start, int join) {}
+
+  /** The window of thread {@code tid} that holds record index {@code at}, if it is a folded child then. */
+  private static Window windowOf(Map<Long, List<Window>> windows, long tid, int at) {
+    for (Window w : windows.getOrDefault(tid, List.of())) {
+      if (at > w.start() && at < w.join()) {
+        return w;
       }
     }
-    return creatorOf;
+    return null;
   }
 
-  private static long root(Map<Long, Long> creatorOf, long tid) {
-    long t = tid;
-    for (Long up = creatorOf.get(t); up != null; up = creatorOf.get(t)) {
-      t = up;
+  /**
+   * child -> its windows, for the children whose creator's next record after starting them is their join (only the
+   * records between the two are folded: a thread id the kernel gives again later is another thread).
+   */
+  private static Map<Long, List<Window>> foldedChildren(List<CaptureEvent> events) {
+    Map<Long, Integer> pending = new HashMap<>(); // creator -> index of its last record, if a start
+    Map<Long, List<Window>> windows = new HashMap<>();
+    for (int i = 0; i < events.size(); i++) {
+      CaptureEvent e = events.get(i);
+      Integer startAt = pending.remove(e.tid());
+      if (startAt != null && e instanceof CaptureEvent.ThreadJoin j && j.rc() == 0
+          && j.child() == ((CaptureEvent.ThreadStart) events.get(startAt)).child()) {
+        windows.computeIfAbsent(j.child(), k -> new ArrayList<>()).add(new Window(j.tid(), startAt, i));
+      }
+      if (e instanceof CaptureEvent.ThreadStart s && s.rc() == 0) {
+        pending.put(s.tid(), i);
+      }
     }
-    return t;
+    return windows;
   }
 
   /** The same record on another thread. */

@@ -1015,10 +1015,15 @@ public final class Inferrer {
       }
     }
     List<Node> out = new ArrayList<>();
-    if (ok.isEmpty() && cutOk.isEmpty() && failed.stream().noneMatch(f -> f.stream().anyMatch(this::completion))) {
+    long size = paths.get(0).get(i).bytes;
+    if (ok.isEmpty() && cutOk.isEmpty() && failed.stream().noneMatch(f -> f.stream().anyMatch(this::completion))
+        && failed.stream().noneMatch(f -> f.subList(i + 1, f.size()).stream()
+            .anyMatch(t -> t.kind.equals("alloc") && t.bytes == size))) {
       // no job allocated the buffer, so none shows another path: each went on with what it did next, which is what a
-      // swallowed failure looks like (a handler that retries or falls back cannot be told from that continuation)
-      out.add(new OomAlloc(leaf, true, List.of(), List.of(), "every job failed here and went on; no job allocated it"));
+      // swallowed failure looks like. A job that allocates the same size again (a retry) is not taken as one; any
+      // other handler (a fallback of another size) cannot be told from the continuation, and the comment says so
+      out.add(new OomAlloc(leaf, true, List.of(), List.of(), "every job failed here and went on without allocating "
+          + "it again; no job allocated it, so a fallback could not be told from the failure's being ignored"));
       failed.forEach(f -> tails.add(f.subList(i + 1, f.size())));
       out.addAll(merge(tails));
       return out;

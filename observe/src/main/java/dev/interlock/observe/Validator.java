@@ -145,6 +145,24 @@ public final class Validator {
     return new Validated(v, recorder.finish(designSource, Optional.empty(), end));
   }
 
+  /**
+   * The first synchronization the design does not write that was left out while the model held cached bytes, or null:
+   * after it the model may have less free memory than the run had.
+   */
+  private String skippedSync;
+
+  /**
+   * Where a synchronization was left out with bytes cached, whether the model's out-of-memory at {@code d} rests on
+   * those bytes (its live bytes and the request fit): then the run's out-of-memory is not shown to be the design's.
+   */
+  private String restsOnSkippedSync(Alloc d) {
+    if (skippedSync == null || model.live(state) + d.bytes() > model.design().vram()) {
+      return null;
+    }
+    return "; the design runs out of memory there only with " + Sizes.format(model.cached(state)) + " of freed bytes "
+        + "still cached, which the synchronization at " + skippedSync + " (not a step of the design) may have released";
+  }
+
   /** The outcome of a run that really ran out of memory where the model does too. */
   private Outcome oom;
 
@@ -446,11 +464,15 @@ public final class Validator {
     if ((e instanceof CaptureEvent.Sync || e instanceof CaptureEvent.SyncStream) && !allocating.containsKey(t)
         && !freeing.containsKey(t)) {
       // a synchronization is the design's sync step only where the thread's next step is one: real engines synchronize
-      // far more often than a design says, and one the design leaves out only keeps freed bytes cached in the model
-      // for longer (less free memory, never more), so leaving it out cannot make a run conform that should not
+      // far more often than a design says. One left out keeps freed bytes cached in the model that the run released:
+      // the model then has less free memory than the run had, which could make a real out-of-memory or the low side of
+      // an if free match wrongly; so from then on those are checked against what the run saw (skippedSync)
       advance(t);
       Optional<Step> next = model.nextStep(state, t);
       if (next.isEmpty() || !matchesKind(e, next.get()) && !(next.get() instanceof Choose)) {
+        if (model.cached(state) > 0 && skippedSync == null) {
+          skippedSync = capture.source() + ":" + e.line();
+        }
         return null;
       }
     }
@@ -507,11 +529,21 @@ public final class Validator {
     }
     long[] out = new long[model.width()];
     Optional<Phase> stepPhase = model.nextPhase(state, t);
+    if (skippedSync != null && step instanceof IfFree f && e instanceof CaptureEvent.MemInfo m
+        && (f.atLeast() ? m.free() >= f.bytes() : m.free() < f.bytes()) != (stepPhase.orElse(null) == Phase.THEN)) {
+      return diverge(e, who + " read " + Sizes.format(m.free()) + " free, but the design's '" + step.text() + "' ("
+          + where(t, step) + ") takes its other branch with " + Sizes.format(model.free(state)) + " free, after the "
+          + "synchronization at " + skippedSync + " (not a step of the design) left freed bytes cached in the model");
+    }
     int code = model.step(state, t, out);
     boolean realOom = e instanceof CaptureEvent.Alloc a && a.outOfMemory();
     if (step instanceof Alloc d && d.fallible()) {
       boolean modelFails = stepPhase.orElse(null) == Phase.OOM;
       if (realOom && modelFails) {
+        String rests = restsOnSkippedSync(d);
+        if (rests != null) {
+          return diverge(e, who + " ran out of memory" + rests);
+        }
         return failedAsDesigned(e, t, d, out);
       }
       if (!realOom && modelFails) {
@@ -537,6 +569,9 @@ public final class Validator {
           + where(t, step) + ") now: " + whyBlocked(t, step));
     }
     ViolationKind kind = Model.violation(code);
+    if (kind == ViolationKind.OOM && realOom && step instanceof Alloc d && restsOnSkippedSync(d) != null) {
+      return diverge(e, who + " ran out of memory" + restsOnSkippedSync(d));
+    }
     if (kind == ViolationKind.OOM && realOom) {
       matched++;
       recorder.record(state, t, out);

@@ -47,4 +47,20 @@ class ForkJoinFoldingTest {
         + "9 13 unlock obj=mutex@0x1\n";
     assertThat(steps(records)).containsExactly(records.strip().split("\n"));
   }
+
+  @Test
+  void aThreadIdGivenAgainAfterTheJoinIsAnotherThread() throws Exception {
+    List<String> out = steps(""
+        + "1 10 thread_start child=11 rc=0\n"
+        + "2 11 alloc ptr=0x7f0000000000 bytes=4096 async=0 stream=- rc=0 api=cuMemAlloc_v2\n"
+        + "3 10 thread_join child=11 rc=0\n"
+        + "4 12 thread_start child=11 rc=0\n" // the kernel hands out 11 again, to a child of another thread
+        + "5 11 free ptr=0x7f0000000000 async=0 stream=- rc=0 api=cuMemFree_v2\n"
+        + "6 12 lock obj=mutex@0x1 rc=0\n");
+    assertThat(out).containsExactly(
+        "2 10 alloc ptr=0x7f0000000000 bytes=4096 async=0 stream=- rc=0 api=cuMemAlloc_v2",
+        "4 12 thread_start child=11 rc=0",
+        "5 11 free ptr=0x7f0000000000 async=0 stream=- rc=0 api=cuMemFree_v2",
+        "6 12 lock obj=mutex@0x1 rc=0");
+  }
 }
