@@ -537,10 +537,11 @@ public final class Validator {
     }
     int code = model.step(state, t, out);
     boolean realOom = e instanceof CaptureEvent.Alloc a && a.outOfMemory();
+    // a real out-of-memory that the model matches (handled, ignored or not) only through bytes a left-out sync released
+    String rests = realOom && step instanceof Alloc d ? restsOnSkippedSync(d) : null;
     if (step instanceof Alloc d && d.fallible()) {
       boolean modelFails = stepPhase.orElse(null) == Phase.OOM;
       if (realOom && modelFails) {
-        String rests = restsOnSkippedSync(d);
         if (rests != null) {
           return diverge(e, who + " ran out of memory" + rests);
         }
@@ -569,8 +570,8 @@ public final class Validator {
           + where(t, step) + ") now: " + whyBlocked(t, step));
     }
     ViolationKind kind = Model.violation(code);
-    if (kind == ViolationKind.OOM && realOom && step instanceof Alloc d && restsOnSkippedSync(d) != null) {
-      return diverge(e, who + " ran out of memory" + restsOnSkippedSync(d));
+    if (kind == ViolationKind.OOM && realOom && rests != null) {
+      return diverge(e, who + " ran out of memory" + rests);
     }
     if (kind == ViolationKind.OOM && realOom) {
       matched++;
@@ -932,13 +933,14 @@ public final class Validator {
   }
 
   /**
-   * Takes the unobservable steps of the task threads that no OS thread was mapped onto (a task's work that the capture
-   * does not show: a CPU step, a signal): they are taken when a thread waits for them. Whether any moved.
+   * Takes the unobservable steps of the task threads (no OS thread is mapped onto a task: assignThreads maps role
+   * threads only), a task's work that the capture does not show, a CPU step or a signal: they are taken when a thread
+   * waits for them. Whether any moved.
    */
   private boolean advanceTasks() {
     boolean moved = false;
     for (int u = 0; u < model.threads(); u++) {
-      if (model.isTaskThread(u) && !threadOf.containsValue(u)) {
+      if (model.isTaskThread(u)) {
         long[] was = state.clone();
         advanceAlone(u);
         moved |= !java.util.Arrays.equals(was, state);
