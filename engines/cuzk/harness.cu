@@ -428,9 +428,6 @@ Affine times(const Affine& g, const fr_t& k) {
 template <class Affine>
 bool same(const Affine& x, const Affine& y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// the generators are copied from blst's affine points: sppark's host affine types must have their layout
-static_assert(sizeof(groth16_proof::a) == 96, "G1 affine points as blst's");
-static_assert(sizeof(groth16_proof::b) == 192, "G2 affine points as blst's");
 
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
@@ -454,21 +451,37 @@ std::string explain(const Affine& got, const Affine& g, const std::vector<std::p
   return "none of the terms' sums";
 }
 
+using G1Affine = decltype(groth16_proof::a);
+using G2Affine = decltype(groth16_proof::b);
+static_assert(sizeof(G1Affine) == 96, "G1 affine points as blst's");
+static_assert(sizeof(G2Affine) == 192, "G2 affine points as blst's");
+
+/** The groups' generators in the engine's host types (copied from blst's, whose layout they share). */
+G1Affine g1_generator() {
+  G1Affine g;
+  std::memcpy(&g, blst_p1_affine_generator(), sizeof g);
+  return g;
+}
+
+G2Affine g2_generator() {
+  G2Affine g;
+  std::memcpy(&g, blst_p2_affine_generator(), sizeof g);
+  return g;
+}
+
 struct Tally {
   std::atomic<int> right{0}, wrong{0}, errors{0};
 };
 
-void check(const Options& o, const Witness& w, const Polys& p, int worker, int job, int rc, const std::string& msg,
+void check(const Witness& w, const Polys& p, int worker, int job, int rc, const std::string& msg,
            const groth16_proof& proof, double ms, Tally& tally) {
   if (rc != 0) {
     std::printf("proof worker=%d job=%d rc=%d error=\"%s\" ms=%.0f verdict=ERROR\n", worker, job, rc, msg.c_str(), ms);
     tally.errors++;
     return;
   }
-  decltype(proof.a) g1;
-  std::memcpy(&g1, blst_p1_affine_generator(), sizeof g1);
-  decltype(proof.b) g2;
-  std::memcpy(&g2, blst_p2_affine_generator(), sizeof g2);
+  G1Affine g1 = g1_generator();
+  G2Affine g2 = g2_generator();
   fr_t one = fr_t::one(), zero;
   zero.zero();
   std::string mc, ma, mb;
@@ -565,10 +578,8 @@ int main(int argc, char** argv) {
     Polys p = make_polys(o, 0);
     std::printf("expected terms made (%.0f ms since start): H %s\n", ms_since(t0), p.h.is_zero() ? "zero" : "nonzero");
     // the check itself, on two made-up proofs: the right one, and one whose H is the point at infinity
-    decltype(groth16_proof::a) g1;
-    std::memcpy(&g1, blst_p1_affine_generator(), sizeof g1);
-    decltype(groth16_proof::b) g2;
-    std::memcpy(&g2, blst_p2_affine_generator(), sizeof g2);
+    G1Affine g1 = g1_generator();
+    G2Affine g2 = g2_generator();
     groth16_proof right, no_h;
     right.a = no_h.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
     right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
@@ -576,31 +587,31 @@ int main(int argc, char** argv) {
     no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
     // the engine's host MSM (b_g2_msm's) over bases that are all the generator, against the sum of the scalars
     for (size_t n : {1000u, 70000u}) {
-      std::vector<decltype(groth16_proof::b)> bases(n, g2);
+      std::vector<G2Affine> bases(n, g2);
       std::vector<fr_t> sc(n);
       fr_t sum;
       sum.zero();
       for (size_t i = 0; i < n; i++) { sc[i] = random_fr(o.seed + 99, i); sum = sum + sc[i]; }
       point_fp2_t got;
       mult_pippenger<bucket_fp2_t>(got, bases.data(), n, sc.data(), true, &get_groth16_pool());
-      bool ok = same(decltype(groth16_proof::b)(got), times<point_fp2_t>(g2, sum));
+      bool ok = same(G2Affine(got), times<point_fp2_t>(g2, sum));
       std::printf("host G2 MSM of %zu equal bases: %s\n", n, ok ? "the sum of the scalars" : "NOT the sum of the scalars");
     }
     if (o.host_b_tail) {  // b_g2_msm's MSM as the engine runs it: input 0, then the b-density aux that are not 0/1
       size_t n = 1 + o.shape.b_tail;
-      std::vector<decltype(groth16_proof::b)> bases(n, g2);
+      std::vector<G2Affine> bases(n, g2);
       std::vector<fr_t> sc(n);
       sc[0] = w.inp[0];
       for (size_t i = 1; i < n; i++) sc[i] = w.aux[i - 1];
       point_fp2_t got;
       auto t = std::chrono::steady_clock::now();
       mult_pippenger<bucket_fp2_t>(got, bases.data(), n, sc.data(), true, &get_groth16_pool());
-      bool ok = same(decltype(groth16_proof::b)(got), times<point_fp2_t>(g2, w.b_tail));
+      bool ok = same(G2Affine(got), times<point_fp2_t>(g2, w.b_tail));
       std::printf("host B tail MSM of %zu scalars (%.0f ms): %s\n", n, ms_since(t), ok ? "B_tail" : "NOT B_tail");
     }
     Tally tally;
-    check(o, w, p, 0, 1, 0, "", right, 0, tally);
-    check(o, w, p, 0, 2, 0, "", no_h, 0, tally);
+    check(w, p, 0, 1, 0, "", right, 0, tally);
+    check(w, p, 0, 2, 0, "", no_h, 0, tally);
     return tally.right == 1 && tally.wrong == 1 ? EXIT_OK : EXIT_WRONG;
   }
   int devices = 0;
@@ -679,7 +690,7 @@ int main(int argc, char** argv) {
           nvtxRangePushA("job");
           RustError::by_value e = generate_groth16_proofs_c(&assignments[wk], 1, &r, &s, &proof, srs, gpu_mtx CUZK_GPU_ARG);
           nvtxRangePop();
-          check(o, w, polys[wk], wk, job, e.code, e.message ? e.message : "", proof, ms_since(t), tally);
+          check(w, polys[wk], wk, job, e.code, e.message ? e.message : "", proof, ms_since(t), tally);
         }
 #ifdef CUZK_SPLIT_API
         else {
@@ -689,7 +700,7 @@ int main(int argc, char** argv) {
           nvtxRangePop();
           if (e.code != 0) {
             groth16_proof none{};
-            check(o, w, polys[wk], wk, job, e.code, e.message ? e.message : "", none, ms_since(t), tally);
+            check(w, polys[wk], wk, job, e.code, e.message ? e.message : "", none, ms_since(t), tally);
             continue;
           }
           finalizers.emplace_back([&, wk, job, pending, t] {
@@ -697,7 +708,7 @@ int main(int argc, char** argv) {
             groth16_proof proof;
             RustError::by_value f = finalize_groth16_proof_c(pending, &proof);
             destroy_pending_proof(pending);
-            check(o, w, polys[wk], wk, job, f.code, f.message ? f.message : "", proof, ms_since(t), tally);
+            check(w, polys[wk], wk, job, f.code, f.message ? f.message : "", proof, ms_since(t), tally);
           });
         }
 #endif
