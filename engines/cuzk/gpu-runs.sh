@@ -6,11 +6,13 @@
 # result written to $OUT as it comes:
 #   1. phase 9 (599522de), 1 worker, 16 GiB: the pre-staged path, d_temp's cudaMallocAsync fails, the proof is wrong;
 #   2. the same with 20 GiB: d_temp fits and the proof is right;
-#   3. phase 8 (2fac031f) and head (fd51df1a), 2 workers x 1 proof each, 16 GiB: every proof right;
-#   4. phase 9 with 2 workers x 1 proof each, 16 GiB;
-#   5. phase 9, 1 worker x 2 proofs, 20 GiB: whether its B term differs from proof to proof (gpu/NOTES.md run 77).
+#   3. phase 9 with 2 workers x 1 proof each, 16 GiB;
+#   4. phase 9, 1 worker x 2 proofs, 20 GiB: whether its B term differs from proof to proof (gpu/NOTES.md run 77);
+#   5. phase 8 (2fac031f) and head (fd51df1a), 2 workers x 1 proof each, 16 GiB: every proof right.
 # Each run spends 50-75 s on the SRS (written, read by the engine's loader, pinned) before its first proof.
-# RUNS="p9-16g-1w ..." picks runs by name. Writes OUT/runs.log and OUT/NAME.capture, OUT/NAME.log.
+# RUNS="p9-16g-1w ..." picks runs by name, in this file's order. LIMIT=S stops a run that would go past S seconds
+# from the start (SIGKILL; the capture so far is kept: the library writes it through a shared mapping), so that a
+# device call's own limit does not take the whole output. Writes OUT/runs.log and OUT/NAME.capture, OUT/NAME.log.
 set -u
 I=$PWD/gpu-bundle/interlock
 L=$PWD/capture/target/native/libinterlock_capture.so
@@ -24,21 +26,27 @@ run() { # run NAME COMMIT HARNESS-ARGS...
   want "$name" || return 0
   echo "== $name: curio $commit, $*"
   local t0=$SECONDS
+  local cut=()
+  if [ -n "${LIMIT:-}" ]; then
+    [ $((LIMIT - SECONDS)) -gt 10 ] || { echo "skipped: LIMIT=$LIMIT s reached"; return 0; }
+    cut=(timeout --signal=KILL $((LIMIT - SECONDS)))
+  fi
   if [ -x "$I" ]; then
-    "$I" capture -o "$OUT/$name.capture" --lib "$L" -- "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
+    "${cut[@]}" "$I" capture -o "$OUT/$name.capture" --lib "$L" -- "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
   else  # without the bundle (64 MiB carry): what `interlock capture` sets, and its cut of the file's trailing NULs
-    INTERLOCK_CAPTURE_OUT=/tmp/$name.raw LD_PRELOAD=$L CUDA_INJECTION64_PATH=$L NVTX_INJECTION64_PATH=$L \
-      "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
+    rm -f /tmp/$name.raw
+    "${cut[@]}" env INTERLOCK_CAPTURE_OUT=/tmp/$name.raw LD_PRELOAD=$L CUDA_INJECTION64_PATH=$L \
+      NVTX_INJECTION64_PATH=$L "$E/$commit/cuzk-harness" "$@" > "$OUT/$name.log" 2>&1
   fi
   local rc=$?
   [ -x "$I" ] || tr -d '\000' < /tmp/$name.raw > "$OUT/$name.capture"
-  grep -E '^(proof|summary|device|srs read|  note)|prestage|error|rror|records' "$OUT/$name.log" | grep -Ev 'CUZK_TIMING: (split|prep|async)'
+  grep -E '^(proof|summary|device|srs read|inputs made|  note)|prestage|error|rror|records' "$OUT/$name.log" | grep -Ev 'CUZK_TIMING: (split|prep|async)'
   echo "rc=$rc ($((SECONDS - t0)) s)"
 }
 run p9-16g-1w 599522de --workers 1 --jobs 1 --budget 16GiB
 run p9-20g-1w 599522de --workers 1 --jobs 1 --budget 20GiB
-run p8-16g-2w 2fac031f --workers 2 --jobs 1 --budget 16GiB
-run head-16g-2w fd51df1a --workers 2 --jobs 1 --budget 16GiB
 run p9-16g-2w 599522de --workers 2 --jobs 1 --budget 16GiB
 run p9-20g-2j 599522de --workers 1 --jobs 2 --budget 20GiB
+run p8-16g-2w 2fac031f --workers 2 --jobs 1 --budget 16GiB
+run head-16g-2w fd51df1a --workers 2 --jobs 1 --budget 16GiB
 ls -la "$OUT"

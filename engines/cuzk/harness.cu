@@ -37,6 +37,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #ifndef __CUDA_ARCH__  // all of the harness is host code; nvcc's device pass sees the engine's device types only
@@ -271,6 +272,7 @@ struct Witness {
   std::vector<uint64_t> a_density, b_inp_density, b_density;
   std::vector<fr_t> inp, aux;
   fr_t l_batch, l_tail, a_batch, a_tail, b_batch, b_tail;  // sum of the scalars of each part
+  uint64_t l_ones = 0, a_ones = 0, b_ones = 0;              // the batch additions' counts (their sums as integers)
 };
 
 /** A worker's a, b, c (each its own, since phase 9 registers them with cudaHostRegister) and its H scalar. */
@@ -333,6 +335,7 @@ Witness make_witness(const Options& o) {
   bt = bt + w.inp[0];                                           // the one input with b density, in B's
   w.l_tail = lt; w.a_tail = at; w.b_tail = bt;
   w.l_batch = fr_of(lb); w.a_batch = fr_of(ab); w.b_batch = fr_of(bb);
+  w.l_ones = lb; w.a_ones = ab; w.b_ones = bb;
   return w;
 }
 
@@ -429,6 +432,39 @@ template <class Affine>
 bool same(const Affine& x, const Affine& y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 
+/**
+ * k with d = k*g and |k| < 2^28, by baby steps and giant steps (2^14 of each side): what a wrong count in a batch
+ * addition of ones leaves. False when there is none.
+ */
+template <class Point, class Affine>
+bool small_log(const Affine& d, const Affine& g, int64_t& k) {
+  constexpr int64_t m = 1 << 14;
+  std::unordered_map<std::string, int64_t> baby;  // the bytes of j*g, for 0 <= j < m
+  Point p;
+  p.inf();
+  for (int64_t j = 0; j < m; j++) {
+    Affine a(p);
+    baby.emplace(std::string(reinterpret_cast<const char*>(&a), sizeof a), j);
+    p.add(g);
+  }
+  fr_t zero;
+  zero.zero();
+  Affine back = times<Point>(g, zero - fr_of(m));  // -m*g
+  Point cur;
+  cur = d;
+  cur.add(times<Point>(g, fr_of(m * m)));  // d + m^2 g: i = -m below
+  for (int64_t i = -m; i < m; i++) {       // cur = d - i*m*g
+    Affine a(cur);
+    auto hit = baby.find(std::string(reinterpret_cast<const char*>(&a), sizeof a));
+    if (hit != baby.end()) {
+      k = i * m + hit->second;
+      return true;
+    }
+    cur.add(back);
+  }
+  return false;
+}
+
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
 std::string explain(const Affine& got, const Affine& g, const std::vector<std::pair<std::string, fr_t>>& terms,
@@ -448,7 +484,25 @@ std::string explain(const Affine& got, const Affine& g, const std::vector<std::p
     if (mask == 0) break;
   }
   missing = "?";
-  return "none of the terms' sums";
+  // no subset: whether the point is off one of the subsets' sums by a small multiple k of the generator, as when a
+  // batch addition counts the wrong number of ones (an MSM gone wrong leaves no small k)
+  for (size_t mask = (1u << n) - 1;; mask--) {
+    fr_t k = base;
+    std::string name;
+    for (size_t i = 0; i < n; i++)
+      if (mask >> i & 1) { k = k + terms[i].second; name += (name.empty() ? "" : "+") + terms[i].first; }
+    fr_t zero;
+    zero.zero();
+    Point d;
+    d = got;
+    d.add(times<Point>(g, zero - k));
+    int64_t off = 0;
+    if (small_log<Point>(Affine(d), g, off))
+      return "none of the terms' sums; it is " + (name.empty() ? std::string("0") : name) + (off < 0 ? "-" : "+") +
+             std::to_string(off < 0 ? -off : off) + "*G";
+    if (mask == 0) break;
+  }
+  return "none of the terms' sums, nor any of them off by k*G with |k| < 2^28";
 }
 
 using G1Affine = decltype(groth16_proof::a);
@@ -574,17 +628,21 @@ int main(int argc, char** argv) {
       if (!h_identity_holds(lg, o.seed)) { std::printf("the H check's identity fails on 2^%u\n", lg); return EXIT_WRONG; }
     std::printf("the H check's identity holds on domains of 2^3 and 2^5\n");
     Witness w = make_witness(o);
-    std::printf("inputs made (%.0f ms since start)\n", ms_since(t0));
+    std::printf("inputs made (%.0f ms since start): batch additions of %" PRIu64 " (L), %" PRIu64 " (A), %" PRIu64
+                " (B) ones\n", ms_since(t0), w.l_ones, w.a_ones, w.b_ones);
     Polys p = make_polys(o, 0);
     std::printf("expected terms made (%.0f ms since start): H %s\n", ms_since(t0), p.h.is_zero() ? "zero" : "nonzero");
     // the check itself, on two made-up proofs: the right one, and one whose H is the point at infinity
     G1Affine g1 = g1_generator();
     G2Affine g2 = g2_generator();
-    groth16_proof right, no_h;
-    right.a = no_h.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
+    // and a third whose B batch addition counted 12345 ones too few: the check must name the offset
+    groth16_proof right, no_h, b_short;
+    right.a = no_h.a = b_short.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
     right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
+    b_short.b = times<point_fp2_t>(g2, fr_t::one() + fr_of(w.b_ones - 12345) + w.b_tail);
     right.c = times<point_t>(g1, p.h + w.l_batch + w.l_tail);
     no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
+    b_short.c = right.c;
     // the engine's host MSM (b_g2_msm's) over bases that are all the generator, against the sum of the scalars
     for (size_t n : {1000u, 70000u}) {
       std::vector<G2Affine> bases(n, g2);
@@ -612,7 +670,8 @@ int main(int argc, char** argv) {
     Tally tally;
     check(w, p, 0, 1, 0, "", right, 0, tally);
     check(w, p, 0, 2, 0, "", no_h, 0, tally);
-    return tally.right == 1 && tally.wrong == 1 ? EXIT_OK : EXIT_WRONG;
+    check(w, p, 0, 3, 0, "", b_short, 0, tally);
+    return tally.right == 1 && tally.wrong == 2 ? EXIT_OK : EXIT_WRONG;
   }
   int devices = 0;
   cudaError_t err = cudaGetDeviceCount(&devices);
@@ -653,7 +712,8 @@ int main(int argc, char** argv) {
     as.aux_assignment_data = w.aux.data();
     as.aux_assignment_size = o.shape.aux;
   }
-  std::printf("inputs made (%.0f ms since start)\n", ms_since(t0));
+  std::printf("inputs made (%.0f ms since start): batch additions of %" PRIu64 " (L), %" PRIu64 " (A), %" PRIu64
+              " (B) ones\n", ms_since(t0), w.l_ones, w.a_ones, w.b_ones);
 
   // the engine's one-time device state before the ballast: the GPU object, its streams, the NTT's twiddles
   (void)select_gpu(0);
