@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -268,11 +269,20 @@ std::pair<std::string, int> write_srs(const Options& o) {
 // ---------------------------------------------------------------- the inputs and what each term must be
 
 /** The inputs all workers share (read only) and the sums of their scalars per term. */
+/** execute_batch_addition's batches: NUM_BATCHES of split_vectors' batch_size points (groth16_split_msm.cu). */
+constexpr int kBatches = NUM_BATCHES;
+uint64_t batch_points(uint64_t points) {
+  split_vectors sv{0, points};  // the engine's own arithmetic; no circuit, so nothing is allocated
+  return sv.batch_size;
+}
+
 struct Witness {
   std::vector<uint64_t> a_density, b_inp_density, b_density;
   std::vector<fr_t> inp, aux;
   fr_t l_batch, l_tail, a_batch, a_tail, b_batch, b_tail;  // sum of the scalars of each part
   uint64_t l_ones = 0, a_ones = 0, b_ones = 0;              // the batch additions' counts (their sums as integers)
+  // the ones in each of execute_batch_addition's batches of points (split_vectors' batch_size), to name a lost batch
+  std::array<uint64_t, kBatches> l_batch_ones{}, a_batch_ones{}, b_batch_ones{};
 };
 
 /** A worker's a, b, c (each its own, since phase 9 registers them with cudaHostRegister) and its H scalar. */
@@ -301,7 +311,14 @@ Witness make_witness(const Options& o) {
     if (i < s.b_aux_pop) w.b_density[i / 64] |= 1ull << (i % 64);
   }
   unsigned t = std::max(1u, std::thread::hardware_concurrency());
-  struct Part { fr_t lt, at, bt; uint64_t lb = 0, ab = 0, bb = 0; };
+  struct Part {
+    fr_t lt, at, bt;
+    uint64_t lb = 0, ab = 0, bb = 0;
+    std::array<uint64_t, kBatches> lk{}, ak{}, bk{};
+  };
+  // a point's batch: L's points are the aux, A's the inputs then the a-density aux, B's input 0 then the b-density aux
+  uint64_t l_size = batch_points(s.aux), a_size = batch_points(s.inputs + s.a_aux_pop),
+           b_size = batch_points(1 + s.b_aux_pop);
   std::vector<Part> parts(t);
   for (auto& pa : parts) { pa.lt.zero(); pa.at.zero(); pa.bt.zero(); }
   par(s.aux, [&](uint64_t b, uint64_t e, unsigned th) {
@@ -319,8 +336,9 @@ Witness make_witness(const Options& o) {
       } else if (mix(o.seed ^ (i * 0x9e37ull)) & 1) {
         x = fr_t::one();
         pa.lb++;
-        if (in_a) pa.ab++;
-        if (in_b) pa.bb++;
+        pa.lk[i / l_size]++;
+        if (in_a) pa.ab++, pa.ak[(s.inputs + i) / a_size]++;
+        if (in_b) pa.bb++, pa.bk[(1 + i) / b_size]++;
       } else {
         x.zero();
       }
@@ -330,7 +348,14 @@ Witness make_witness(const Options& o) {
   fr_t lt, at, bt;
   lt.zero(); at.zero(); bt.zero();
   uint64_t lb = 0, ab = 0, bb = 0;
-  for (auto& pa : parts) { lt = lt + pa.lt; at = at + pa.at; bt = bt + pa.bt; lb += pa.lb; ab += pa.ab; bb += pa.bb; }
+  for (auto& pa : parts) {
+    lt = lt + pa.lt; at = at + pa.at; bt = bt + pa.bt; lb += pa.lb; ab += pa.ab; bb += pa.bb;
+    for (int k = 0; k < kBatches; k++) {
+      w.l_batch_ones[k] += pa.lk[k];
+      w.a_batch_ones[k] += pa.ak[k];
+      w.b_batch_ones[k] += pa.bk[k];
+    }
+  }
   for (uint64_t j = 0; j < s.inputs; j++) at = at + w.inp[j];  // every input is in A's tail MSM
   bt = bt + w.inp[0];                                           // the one input with b density, in B's
   w.l_tail = lt; w.a_tail = at; w.b_tail = bt;
@@ -468,7 +493,7 @@ bool small_log(const Affine& d, const Affine& g, int64_t& k) {
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
 std::string explain(const Affine& got, const Affine& g, const std::vector<std::pair<std::string, fr_t>>& terms,
-                    const fr_t& base, std::string& missing) {
+                    const fr_t& base, std::string& missing, int64_t* offset = nullptr, size_t* offset_mask = nullptr) {
   size_t n = terms.size();
   for (size_t mask = (1u << n) - 1;; mask--) {
     fr_t k = base;
@@ -497,9 +522,12 @@ std::string explain(const Affine& got, const Affine& g, const std::vector<std::p
     d = got;
     d.add(times<Point>(g, zero - k));
     int64_t off = 0;
-    if (small_log<Point>(Affine(d), g, off))
-      return "none of the terms' sums; it is " + (name.empty() ? std::string("0") : name) + (off < 0 ? "-" : "+") +
-             std::to_string(off < 0 ? -off : off) + "*G";
+    if (small_log<Point>(Affine(d), g, off)) {
+      if (offset) *offset = off;
+      if (offset_mask) *offset_mask = mask;
+      missing = (off < 0 ? "-" : "+") + std::to_string(off < 0 ? -off : off) + "*G";
+      return (name.empty() ? std::string("0") : name) + missing;
+    }
     if (mask == 0) break;
   }
   return "none of the terms' sums, nor any of them off by k*G with |k| < 2^28";
@@ -523,6 +551,29 @@ G2Affine g2_generator() {
   return g;
 }
 
+/** Names the batches of a batch addition whose ones add up to what it is short of (or over by): `note: ... lost`. */
+void lost_batches(int worker, int job, const char* term, int64_t off, bool with_batch,
+                  const std::array<uint64_t, kBatches>& ones) {
+  if (off == 0 || !with_batch) return;
+  uint64_t want = off < 0 ? uint64_t(-off) : uint64_t(off);
+  std::string found;
+  unsigned some = 0;  // the batches with ones: losing one without is not seen
+  for (int k = 0; k < kBatches; k++) some |= (ones[k] != 0) << k;
+  for (unsigned m = 1; m < (1u << kBatches); m++) {
+    if (m & ~some) continue;
+    uint64_t sum = 0;
+    std::string names;
+    for (int k = 0; k < kBatches; k++)
+      if (m >> k & 1) { sum += ones[k]; names += (names.empty() ? "" : ",") + std::to_string(k); }
+    if (sum == want) found += (found.empty() ? "" : " or ") + names;
+  }
+  std::printf("  note: worker=%d job=%d %s's batch addition is %s by %" PRIu64 " ones: %s\n", worker, job, term,
+      off < 0 ? "short" : "over", want,
+      found.empty() ? "no set of its batches holds that many"
+                    : ("the ones of batch(es) " + found + " of " + std::to_string(kBatches) +
+                       (off < 0 ? ", lost" : ", counted twice")).c_str());
+}
+
 struct Tally {
   std::atomic<int> right{0}, wrong{0}, errors{0};
 };
@@ -539,9 +590,13 @@ void check(const Witness& w, const Polys& p, int worker, int job, int rc, const 
   fr_t one = fr_t::one(), zero;
   zero.zero();
   std::string mc, ma, mb;
-  std::string c = explain<point_t>(proof.c, g1, {{"H", p.h}, {"L_batch", w.l_batch}, {"L_tail", w.l_tail}}, zero, mc);
-  std::string a = explain<point_t>(proof.a, g1, {{"A_batch", w.a_batch}, {"A_tail", w.a_tail}}, one, ma);
-  std::string b = explain<point_fp2_t>(proof.b, g2, {{"B_batch", w.b_batch}, {"B_tail", w.b_tail}}, one, mb);
+  int64_t oc = 0, oa = 0, ob = 0;
+  size_t kc = 0, ka = 0, kb = 0;
+  std::string c = explain<point_t>(proof.c, g1, {{"H", p.h}, {"L_batch", w.l_batch}, {"L_tail", w.l_tail}}, zero, mc,
+                                   &oc, &kc);
+  std::string a = explain<point_t>(proof.a, g1, {{"A_batch", w.a_batch}, {"A_tail", w.a_tail}}, one, ma, &oa, &ka);
+  std::string b = explain<point_fp2_t>(proof.b, g2, {{"B_batch", w.b_batch}, {"B_tail", w.b_tail}}, one, mb, &ob,
+                                       &kb);
   std::string missing;
   for (auto* m : {&mc, &ma, &mb})
     if (!m->empty()) missing += (missing.empty() ? "" : ",") + *m;
@@ -555,6 +610,11 @@ void check(const Witness& w, const Polys& p, int worker, int job, int rc, const 
         {{"H", p.h_other_convention}, {"L_batch", w.l_batch}, {"L_tail", w.l_tail}}, zero, other);
     if (other.empty()) std::printf("  note: C matches with the inverse root in the H check: a harness error\n");
   }
+  // a batch addition off by k ones: which of its batches hold exactly that many (the batch term is bit 1 of C's mask,
+  // bit 0 of A's and B's)
+  lost_batches(worker, job, "L", oc, (kc & 2) != 0, w.l_batch_ones);
+  lost_batches(worker, job, "A", oa, (ka & 1) != 0, w.a_batch_ones);
+  lost_batches(worker, job, "B", ob, (kb & 1) != 0, w.b_batch_ones);
   (right ? tally.right : tally.wrong)++;
   std::fflush(stdout);
 }
@@ -635,11 +695,11 @@ int main(int argc, char** argv) {
     // the check itself, on two made-up proofs: the right one, and one whose H is the point at infinity
     G1Affine g1 = g1_generator();
     G2Affine g2 = g2_generator();
-    // and a third whose B batch addition counted 12345 ones too few: the check must name the offset
+    // and a third whose B batch addition lost batch 6: the check must name the offset and the batch
     groth16_proof right, no_h, b_short;
     right.a = no_h.a = b_short.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
     right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
-    b_short.b = times<point_fp2_t>(g2, fr_t::one() + fr_of(w.b_ones - 12345) + w.b_tail);
+    b_short.b = times<point_fp2_t>(g2, fr_t::one() + fr_of(w.b_ones - w.b_batch_ones[6]) + w.b_tail);
     right.c = times<point_t>(g1, p.h + w.l_batch + w.l_tail);
     no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
     b_short.c = right.c;

@@ -2,8 +2,9 @@
  * Ordering: a lock is recorded when it returns (taken when rc=0: a failed trylock or a timed-out timedlock is
  * recorded with its error), an unlock before the call. A rwlock is recorded as rdlock/wrlock and rdunlock/wrunlock:
  * glibc keeps the writer's tid in the lock, which tells the mode of an unlock. pthread_cond_wait releases and retakes
- * its mutex inside glibc, so it is recorded as an unlock before and a lock after (via=cond_wait). thread_start is
- * written when pthread_create returns but carries the child's start time, so it precedes the child's records. */
+ * its mutex inside glibc, so it is recorded as an unlock before and a lock after (via=cond_wait). thread_start
+ * carries the child's start time, and the child waits until its parent has written it: it precedes the child's
+ * records in the file as in time. */
 #define _GNU_SOURCE
 #include "capture.h"
 
@@ -312,9 +313,17 @@ int cap_tid_of(unsigned long key) {
 struct start {
   void *(*routine)(void *);
   void *arg;
-  uint64_t ns;      /* when the child started: thread_start is recorded at this time, before the child's records */
-  _Atomic int tid; /* published by the child before it runs the routine */
+  uint64_t ns;          /* when the child started: thread_start is recorded at this time, before the child's records */
+  _Atomic int tid;      /* published by the child before it runs the routine */
+  _Atomic int recorded; /* set by the parent once thread_start is written: the child runs the routine after that */
+  _Atomic int refs;     /* parent and child: the last one to let go frees it */
 };
+
+static void let_go(struct start *s) {
+  if (atomic_fetch_sub(&s->refs, 1) == 1) {
+    free(s);
+  }
+}
 
 static void *started(void *p) {
   struct start *s = p;
@@ -325,7 +334,11 @@ static void *started(void *p) {
   remember_thread((unsigned long)pthread_self(), tid);
   atomic_store(&s->tid, tid);
   syscall(SYS_futex, &s->tid, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-  return routine(arg); /* s belongs to the parent from here on */
+  while (atomic_load(&s->recorded) == 0) {
+    syscall(SYS_futex, &s->recorded, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+  }
+  let_go(s);
+  return routine(arg);
 }
 
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routine)(void *), void *arg) {
@@ -340,6 +353,8 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routin
   s->routine = routine;
   s->arg = arg;
   atomic_store(&s->tid, 0);
+  atomic_store(&s->recorded, 0);
+  atomic_store(&s->refs, 2);
   int rc = next_pthread_create()(thread, attr, started, s);
   int child = 0;
   uint64_t ns = 0;
@@ -351,8 +366,14 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*routin
   } else {
     ns = cap_now();
   }
-  free(s);
   cap_record_at(ns, "thread_start", "child=%d rc=%d", child, rc);
+  if (rc == 0) {
+    atomic_store(&s->recorded, 1);
+    syscall(SYS_futex, &s->recorded, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    let_go(s);
+  } else {
+    free(s); /* no child */
+  }
   cap_leave();
   return rc;
 }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -133,11 +134,17 @@ class CaptureLibraryTest {
     assertThat(run.records("name").stream().map(r -> value(r, "name"))).contains("rust%20mutex");
     assertThat(run.records("sem_post")).hasSize(2);
     assertThat(run.records("sem_wait")).hasSize(2).allSatisfy(r -> assertThat(value(r, "rc")).isEqualTo("0"));
-    // thread_start carries the child's start time: it comes before the child's first record
+    // thread_start carries the child's start time and is written before the child runs: it comes before the child's
+    // first record in time and in the file (the child's thread_name is its first)
+    List<String> lines = run.lines();
     for (String[] start : run.records("thread_start")) {
-      long first = run.records("thread_name").stream().filter(r -> r[1].equals(value(start, "child")))
-          .mapToLong(r -> Long.parseLong(r[0])).min().orElseThrow();
-      assertThat(Long.parseLong(start[0])).isLessThan(first);
+      String child = value(start, "child");
+      int at = lines.indexOf(String.join(" ", start));
+      int first = IntStream.range(0, lines.size())
+          .filter(i -> !lines.get(i).startsWith("#") && lines.get(i).split(" ")[1].equals(child)).findFirst()
+          .orElseThrow();
+      assertThat(at).as("thread_start of %s before its records", child).isLessThan(first);
+      assertThat(Long.parseLong(start[0])).isLessThan(Long.parseLong(lines.get(first).split(" ")[0]));
     }
   }
 

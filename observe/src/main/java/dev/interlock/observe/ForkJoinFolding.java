@@ -18,6 +18,10 @@ import java.util.Map;
  * are dropped (its name would rename the creator). Only the child's records between the start and the join move (a
  * thread id the kernel hands out again later is another thread). Folding is transitive: a folded child's own folded
  * children go to the same creator.
+ *
+ * <p>Captures written before the capture library made a child wait for its thread_start record can hold the child's
+ * first records before that record: they fold too when they follow the creator's previous record and are no older
+ * than the child's start time.
  */
 final class ForkJoinFolding {
   private ForkJoinFolding() {}
@@ -34,11 +38,11 @@ final class ForkJoinFolding {
       int at = i;
       if (e instanceof CaptureEvent.ThreadStart s && windows.getOrDefault(s.child(), List.of()).stream().anyMatch(w -> w.start() == at)
           || e instanceof CaptureEvent.ThreadJoin j && windows.getOrDefault(j.child(), List.of()).stream().anyMatch(w -> w.join() == at)
-          || e instanceof CaptureEvent.ThreadName n && windowOf(windows, n.named(), i) != null) {
+          || e instanceof CaptureEvent.ThreadName n && windowOf(windows, n.named(), i, e.nanos()) != null) {
         continue;
       }
       long to = e.tid();
-      for (Window w = windowOf(windows, to, i); w != null; w = windowOf(windows, to, i)) {
+      for (Window w = windowOf(windows, to, i, e.nanos()); w != null; w = windowOf(windows, to, i, e.nanos())) {
         to = w.creator(); // transitively: a folded child's own folded child goes to the same creator
       }
       out.add(to == e.tid() ? e : e.accept(new Retid(to)));
@@ -46,13 +50,17 @@ final class ForkJoinFolding {
     return out;
   }
 
-  /** The creator's start and join of a folded child: the child's records between them are the creator's. */
-  private record Window(long creator, int start, int join) {}
+  /**
+   * The creator's start and join of a folded child: the child's records between them are the creator's, and so are
+   * those between the creator's previous record ({@code after}, -1 if none) and the start that are no older than the
+   * child's start ({@code startNanos}).
+   */
+  private record Window(long creator, int after, int start, long startNanos, int join) {}
 
-  /** The window of thread {@code tid} that holds record index {@code at}, if it is a folded child then. */
-  private static Window windowOf(Map<Long, List<Window>> windows, long tid, int at) {
+  /** The window of thread {@code tid} that holds record index {@code at} (of time {@code nanos}), if any. */
+  private static Window windowOf(Map<Long, List<Window>> windows, long tid, int at, long nanos) {
     for (Window w : windows.getOrDefault(tid, List.of())) {
-      if (at > w.start() && at < w.join()) {
+      if (at > w.start() && at < w.join() || at > w.after() && at < w.start() && nanos >= w.startNanos()) {
         return w;
       }
     }
@@ -65,17 +73,22 @@ final class ForkJoinFolding {
    */
   private static Map<Long, List<Window>> foldedChildren(List<CaptureEvent> events) {
     Map<Long, Integer> pending = new HashMap<>(); // creator -> index of its last record, if a start
+    Map<Long, Integer> before = new HashMap<>(); // creator -> index of its record before that start
+    Map<Long, Integer> last = new HashMap<>(); // thread -> index of its last record so far
     Map<Long, List<Window>> windows = new HashMap<>();
     for (int i = 0; i < events.size(); i++) {
       CaptureEvent e = events.get(i);
       Integer startAt = pending.remove(e.tid());
       if (startAt != null && e instanceof CaptureEvent.ThreadJoin j && j.rc() == 0
           && j.child() == ((CaptureEvent.ThreadStart) events.get(startAt)).child()) {
-        windows.computeIfAbsent(j.child(), k -> new ArrayList<>()).add(new Window(j.tid(), startAt, i));
+        windows.computeIfAbsent(j.child(), k -> new ArrayList<>())
+            .add(new Window(j.tid(), before.get(j.tid()), startAt, events.get(startAt).nanos(), i));
       }
       if (e instanceof CaptureEvent.ThreadStart s && s.rc() == 0) {
         pending.put(s.tid(), i);
+        before.put(s.tid(), last.getOrDefault(s.tid(), -1));
       }
+      last.put(e.tid(), i);
     }
     return windows;
   }

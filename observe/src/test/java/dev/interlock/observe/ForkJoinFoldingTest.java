@@ -34,6 +34,27 @@ class ForkJoinFoldingTest {
   }
 
   @Test
+  void aChildsRecordsWrittenBeforeItsStartRecordFoldTooWhenNoOlderThanTheStart() throws Exception {
+    // captures made before the library held a child until its thread_start was written (phase 8's of run 78): the
+    // start record carries the child's start time (25) but comes after the child's first records in the file
+    List<String> out = steps(""
+        + "10 10 lock obj=mutex@0x1 rc=0\n"
+        + "20 11 free ptr=0x7f0000002000 async=0 stream=- rc=0 api=cuMemFree_v2\n" // an older thread 11, before the start
+        + "30 11 thread_name name=per_gpu\n"
+        + "31 11 alloc ptr=0x7f0000000000 bytes=4096 async=1 stream=0xa rc=0 api=cuMemAllocAsync\n"
+        + "25 10 thread_start child=11 rc=0\n"
+        + "40 11 free ptr=0x7f0000000000 async=1 stream=0xa rc=0 api=cuMemFreeAsync\n"
+        + "50 10 thread_join child=11 rc=0\n"
+        + "60 10 unlock obj=mutex@0x1\n");
+    assertThat(out).containsExactly(
+        "10 10 lock obj=mutex@0x1 rc=0",
+        "20 11 free ptr=0x7f0000002000 async=0 stream=- rc=0 api=cuMemFree_v2",
+        "31 10 alloc ptr=0x7f0000000000 bytes=4096 async=1 stream=0xa rc=0 api=cuMemAllocAsync",
+        "40 10 free ptr=0x7f0000000000 async=1 stream=0xa rc=0 api=cuMemFreeAsync",
+        "60 10 unlock obj=mutex@0x1");
+  }
+
+  @Test
   void aChildItsCreatorWorksBesideStaysItsOwnThread() throws Exception {
     String records = ""
         + "1 10 thread_start child=11 rc=0\n"
