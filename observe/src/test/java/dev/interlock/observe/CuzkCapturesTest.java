@@ -9,14 +9,16 @@ import dev.interlock.model.design.DesignParser;
 import dev.interlock.model.design.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Captures of cuzk's real GPU code (curio 599522de, phase 9) under engines/cuzk's harness on an H100 at the real
- * partition size, 1 worker (gpu/NOTES.md run 77): with a 16 GiB budget the H MSM's d_temp allocation fails while
- * d_a, d_bc and the buckets are live, and the engine goes on; with 20 GiB it fits.
+ * Captures of cuzk's real GPU code under engines/cuzk's harness on an H100 at the real partition size. Phase 9
+ * (curio 599522de), 1 worker (gpu/NOTES.md run 77): with a 16 GiB budget the H MSM's d_temp allocation fails while
+ * d_a, d_bc and the buckets are live, and the engine goes on; with 20 GiB it fits. Phase 9 and phase 8 (2fac031f)
+ * with 2 workers at 16 GiB (run 78).
  */
 class CuzkCapturesTest {
   private static final String DIR = "observe/src/test/resources/cuzk/";
@@ -65,6 +67,55 @@ class CuzkCapturesTest {
         Files.readString(PHASE9), c, map());
     assertThat(at16).isInstanceOf(Validation.Diverges.class);
     assertThat(at16.summary()).contains("succeeded, but the design runs out of memory at 'alloc h_temp 4544MiB async'");
+  }
+
+  @Test
+  void phase9WithTwoWorkersConformsWithEachWorkersHMsmAllocationIgnored() throws Exception {
+    Validation v = validate(PHASE9, "phase9-16gib-2workers.capture");
+    assertThat(v).as(v.summary()).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).failures()).hasSize(2)
+        .anySatisfy(f -> assertThat(f).asString().contains("gpu_worker#0 'alloc h_temp 4544MiB async'", "ignored"))
+        .anySatisfy(f -> assertThat(f).asString().contains("gpu_worker#1 'alloc h_temp 4544MiB async'", "ignored"));
+    assertInferredChecksAsTheCorpus("phase9-16gib-2workers.capture", PHASE9, "SWALLOWED_OOM");
+  }
+
+  @Test
+  void phase8WithTwoWorkersConformsAndItsInferredDesignIsSafeAsTheCorpus() throws Exception {
+    Path phase8 = Path.of("designs/cuzk/phase8.design");
+    // written before the capture library held a child until its thread_start record was out: the per-GPU thread's
+    // first allocations come before that record in the file, and fold into the worker all the same
+    List<String> lines = Files.readAllLines(Path.of(DIR + "phase8-16gib-2workers.capture"));
+    assertThat(lines.get(5291)).startsWith("358789812540 1301 alloc ").contains("bytes=4294967296");
+    assertThat(lines.get(5294)).isEqualTo("358786923168 1293 thread_start child=1301 rc=0");
+    Validation v = validate(phase8, "phase8-16gib-2workers.capture");
+    assertThat(v).as(v.summary()).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).failures()).isEmpty();
+    assertInferredChecksAsTheCorpus("phase8-16gib-2workers.capture", phase8, "SAFE");
+  }
+
+  private static Validation validate(Path design, String capture) throws Exception {
+    String text = Files.readString(design);
+    Validation v = Validator.validate(DesignParser.parse(design.toString(), text), design.toString(), text,
+        CaptureFormat.read(Path.of(DIR + capture)), map());
+    System.out.println("[interlock] cuzk " + capture + ": " + v.summary());
+    return v;
+  }
+
+  /** infer on the capture gives a design that conforms to it and checks to the corpus design's verdict. */
+  private static void assertInferredChecksAsTheCorpus(String capture, Path design, String verdict) throws Exception {
+    Capture c = CaptureFormat.read(Path.of(DIR + capture));
+    String text = Inferrer.infer(c, map(), Optional.of(Sizes.parseOrThrow("16GiB")));
+    Design d = DesignParser.parse("inferred.design", text);
+    assertThat(Validator.validate(d, "inferred.design", text, c, map())).isInstanceOf(Validation.Conforms.class);
+    CheckReport r = Checker.check(d, "inferred.design", Checker.Options.defaults(2_000_000));
+    CheckReport corpus = Checker.check(DesignParser.parse(design.toString(), Files.readString(design)),
+        design.toString(), Checker.Options.defaults(2_000_000));
+    System.out.println("[interlock] cuzk " + capture + " inferred: " + r.verdict().label() + "; corpus: "
+        + corpus.verdict().label());
+    assertThat(r.verdict().label()).isEqualTo(verdict).isEqualTo(corpus.verdict().label());
+    if (!verdict.equals("SAFE")) {
+      assertThat(r.primary().orElseThrow().threads()).isEqualTo(corpus.primary().orElseThrow().threads());
+    }
   }
 
   @Test
