@@ -826,8 +826,8 @@ int main(int argc, char** argv) {
           finalizers.emplace_back([&, wk, job, pending, t] {
             nvtxNameOsThreadA(os_tid(), "finalizer");
             groth16_proof proof;
+            // finalize deletes the pending proof (as cuzk's Rust marks its handle consumed): no destroy after it
             RustError::by_value f = finalize_groth16_proof_c(pending, &proof);
-            destroy_pending_proof(pending);
             check(w, polys[wk], wk, job, f.code, f.message ? f.message : "", proof, ms_since(t), tally);
           });
         }

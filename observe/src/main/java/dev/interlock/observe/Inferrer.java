@@ -668,6 +668,9 @@ public final class Inferrer {
     warnings.forEach(w -> sb.append("# warning: ").append(w).append('\n'));
     sb.append("design inferred\n");
     sb.append("vram ").append(Sizes.format(vram)).append('\n');
+    map.deviceBuffers().values().forEach(d -> sb.append("# allocated once by the engine, when first needed (")
+        .append(d.source()).append(':').append(d.line()).append(")\nbuffer ").append(d.buffer()).append(' ')
+        .append(Sizes.format(d.bytes())).append('\n'));
     Set<String> usedMutexes = new LinkedHashSet<>();
     Set<String> usedSems = new LinkedHashSet<>();
     roles.forEach(r -> leaves(r.body).forEach(l -> {

@@ -31,9 +31,13 @@ import java.util.Set;
  * @param groups       design buffer to the real allocations that together are its one {@code alloc} step
  * @param ignoredObjects mutexes and semaphores, by capture object or NVTX name, that are not part of the design (a job
  *                     queue's mutex that only hands out jobs): their records are no steps
+ * @param deviceBuffers a design's device buffer ({@code buffer NAME SIZE}, held from the start) to the size of the
+ *                     allocation by which the engine makes it, once, when it first needs it: that allocation is no step
+ *                     (its size is among {@code ignoredSizes}), and infer declares the buffer
  */
 public record Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
-    double percent, Set<String> ignoredThreads, Map<String, Group> groups, Set<String> ignoredObjects) {
+    double percent, Set<String> ignoredThreads, Map<String, Group> groups, Set<String> ignoredObjects,
+    Map<String, DeviceBuffer> deviceBuffers) {
   /** No mapping: names from the capture, exact sizes. */
   public static final Mapping NONE = new Mapping(Map.of(), Map.of(), Set.of(), 0, 0);
 
@@ -49,6 +53,12 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     this(objects, threads, ignoredSizes, tolerance, percent, ignoredThreads, Map.of());
   }
 
+  /** A mapping with no device buffers. */
+  public Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
+      double percent, Set<String> ignoredThreads, Map<String, Group> groups, Set<String> ignoredObjects) {
+    this(objects, threads, ignoredSizes, tolerance, percent, ignoredThreads, groups, ignoredObjects, Map.of());
+  }
+
   /** A mapping that ignores no mutex or semaphore. */
   public Mapping(Map<String, String> objects, Map<Long, String> threads, Set<Long> ignoredSizes, long tolerance,
       double percent, Set<String> ignoredThreads, Map<String, Group> groups) {
@@ -56,6 +66,12 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
   }
 
   public Mapping {
+    deviceBuffers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(deviceBuffers));
+    for (DeviceBuffer d : deviceBuffers.values()) {
+      if (!ignoredSizes.contains(d.bytes())) {
+        throw new IllegalArgumentException("device buffer " + d.buffer() + "'s allocation must be among the ignored sizes");
+      }
+    }
     ignoredObjects = Set.copyOf(ignoredObjects);
     objects = Map.copyOf(objects);
     threads = Map.copyOf(threads);
@@ -70,6 +86,24 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         throw new IllegalArgumentException("group " + g.buffer() + " filed under " + b);
       }
     });
+  }
+
+  /**
+   * A mapping file's {@code device BUFFER = SIZE}: the design's device buffer is the engine's one allocation of SIZE.
+   *
+   * @param buffer the design's device buffer ({@code buffer NAME SIZE})
+   * @param bytes  the engine's allocation
+   * @param source the mapping file, for messages
+   * @param line   the line in it
+   */
+  public record DeviceBuffer(String buffer, long bytes, String source, int line) {
+    public DeviceBuffer {
+      Names.require("buffer", buffer);
+      if (bytes < 1) {
+        throw new IllegalArgumentException("device buffer " + buffer + " needs a positive size, got " + bytes);
+      }
+      java.util.Objects.requireNonNull(source, "source");
+    }
   }
 
   /**
@@ -117,6 +151,18 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
    * up to every allocation of it, within the tolerance; else {@code FILE:LINE:1: message} at the group's line.
    */
   public void checkGroups(Design design) throws CaptureFormatException {
+    for (DeviceBuffer d : deviceBuffers.values()) {
+      var declared = design.buffers().stream().filter(b -> b.name().equals(d.buffer())).findFirst();
+      if (declared.isEmpty()) {
+        throw new CaptureFormatException(d.source(), d.line(), 1,
+            "device " + d.buffer() + ": design " + design.name() + " declares no 'buffer " + d.buffer() + " SIZE'");
+      }
+      if (!sizeMatches(d.bytes(), declared.get().bytes())) {
+        throw new CaptureFormatException(d.source(), d.line(), 1, "device " + d.buffer() + " = "
+            + Sizes.format(d.bytes()) + ", but design " + design.name() + " declares 'buffer " + d.buffer() + " "
+            + Sizes.format(declared.get().bytes()) + "'");
+      }
+    }
     for (Group g : groups.values()) {
       List<Alloc> allocs = new ArrayList<>();
       List<Step> all = new ArrayList<>();
@@ -199,6 +245,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     Map<Long, Integer> ignoredAt = new HashMap<>();
     Map<String, Group> groups = new LinkedHashMap<>();
     Map<String, List<Integer>> partColumns = new HashMap<>();
+    Map<String, DeviceBuffer> devices = new LinkedHashMap<>();
     long tolerance = 0;
     double percent = 0;
     List<String> lines = List.of(text.split("\n", -1));
@@ -259,6 +306,19 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
           throw new CaptureFormatException(source, line, col, "buffer " + w[1] + " is grouped twice");
         }
         partColumns.put(w[1], columns);
+      } else if (w[0].equals("device")) {
+        if (w.length != 4 || !w[2].equals("=") || !Names.isIdentifier(w[1])) {
+          throw new CaptureFormatException(source, line, col, "expected 'device BUFFER = SIZE' (BUFFER a design's device buffer)");
+        }
+        long bytes = size(source, line, col + l.lastIndexOf(w[3]), w[3]);
+        if (bytes < 1) {
+          throw new CaptureFormatException(source, line, col + l.lastIndexOf(w[3]), "a device buffer is at least 1 byte, got '" + w[3] + "'");
+        }
+        if (devices.put(w[1], new DeviceBuffer(w[1], bytes, source, line)) != null) {
+          throw new CaptureFormatException(source, line, col, "device buffer " + w[1] + " is mapped twice");
+        }
+        ignored.add(bytes);
+        ignoredAt.putIfAbsent(bytes, line);
       } else if (w[0].equals("tolerance")) {
         if (w.length != 2) {
           throw new CaptureFormatException(source, line, col, "expected 'tolerance SIZE' or 'tolerance N%'");
@@ -295,8 +355,8 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
       } else {
         throw new CaptureFormatException(source, line, col,
-            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE', 'ignore thread TID|NAME', 'group BUFFER = SIZE ...'"
-                + " or 'tolerance SIZE|N%', got '" + l + "'");
+            "expected 'OBJ = NAME', 'thread TID = ROLE', 'ignore alloc SIZE', 'ignore thread TID|NAME', 'group BUFFER = SIZE ...',"
+                + " 'device BUFFER = SIZE' or 'tolerance SIZE|N%', got '" + l + "'");
       }
     }
     for (Group g : groups.values()) {
@@ -308,7 +368,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
       }
     }
-    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads, groups, ignoredObjects);
+    return new Mapping(objects, threads, ignored, tolerance, percent, ignoredThreads, groups, ignoredObjects, devices);
   }
 
   private static long size(String source, int line, int col, String text) throws CaptureFormatException {

@@ -999,7 +999,8 @@ public final class Validator {
       }
       return "the design allocates no buffer of " + Sizes.format(Math.max(1, a.bytes()))
           + " (add 'ignore alloc " + a.bytes() + "' to the mapping file if it is not part of the design, or list it in a"
-          + " 'group BUFFER = SIZE ...' line if it is one of several allocations that make up a design allocation); " + expected;
+          + " 'group BUFFER = SIZE ...' line if it is one of several allocations that make up a design allocation, or map it"
+          + " with 'device BUFFER = SIZE' if it is a device buffer of the design that the engine allocates once); " + expected;
     }
     return expected;
   }

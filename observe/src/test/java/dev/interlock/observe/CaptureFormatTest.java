@@ -118,6 +118,25 @@ class CaptureFormatTest {
     assertThatThrownBy(() -> Mapping.parse("m.map", "a = b\na = c\n")).hasMessage("m.map:2:1: a is mapped twice");
   }
 
+  @Test
+  void aDeviceBufferIsAnIgnoredAllocationThatTheDesignMustDeclare() throws Exception {
+    Mapping m = Mapping.parse("m.map", "# head\ndevice d_a = 4GiB\n");
+    assertThat(m.ignoredSizes()).containsExactly(4L << 30);
+    assertThat(m.deviceBuffers()).containsOnlyKeys("d_a");
+    assertThat(m.deviceBuffers().get("d_a").line()).isEqualTo(2);
+    String body = "\nmutex gpu_mtx\nrole gpu_worker x1 jobs 1\n  lock gpu_mtx\n  unlock gpu_mtx\n";
+    m.checkGroups(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB\nbuffer d_a 4GiB" + body));
+    assertThatThrownBy(() -> m.checkGroups(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB" + body)))
+        .hasMessage("m.map:2:1: device d_a: design d declares no 'buffer d_a SIZE'");
+    assertThatThrownBy(() -> m.checkGroups(
+        dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB\nbuffer d_a 2GiB" + body)))
+        .hasMessage("m.map:2:1: device d_a = 4GiB, but design d declares 'buffer d_a 2GiB'");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "device d_a 4GiB\n"))
+        .hasMessage("m.map:1:1: expected 'device BUFFER = SIZE' (BUFFER a design's device buffer)");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "device d_a = 4GiB\ndevice d_a = 2GiB\n"))
+        .hasMessage("m.map:2:1: device buffer d_a is mapped twice");
+  }
+
   private static void assertError(String text, String prefix) {
     assertThatThrownBy(() -> CaptureFormat.parse("x.capture", text)).isInstanceOf(CaptureFormatException.class)
         .hasMessageStartingWith(prefix);

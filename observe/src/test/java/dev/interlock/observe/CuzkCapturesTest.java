@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * Captures of cuzk's real GPU code under engines/cuzk's harness on an H100 at the real partition size. Phase 9
  * (curio 599522de), 1 worker (gpu/NOTES.md run 77): with a 16 GiB budget the H MSM's d_temp allocation fails while
  * d_a, d_bc and the buckets are live, and the engine goes on; with 20 GiB it fits. Phase 9 and phase 8 (2fac031f)
- * with 2 workers at 16 GiB (run 78).
+ * with 2 workers at 16 GiB (run 78), and head (fd51df1a) with 2 workers at 16 GiB (run 79).
  */
 class CuzkCapturesTest {
   private static final String DIR = "observe/src/test/resources/cuzk/";
@@ -93,10 +93,35 @@ class CuzkCapturesTest {
     assertInferredChecksAsTheCorpus("phase8-16gib-2workers.capture", phase8, "SAFE");
   }
 
+  @Test
+  void headWithTwoWorkersConformsAndItsInferredDesignDeclaresTheOnceAllocatedDaAndIsSafe() throws Exception {
+    Path head = Path.of("designs/cuzk/head.design");
+    Mapping headMap = Mapping.read(Path.of("engines/cuzk/head.map"));
+    Validation v = validate(head, "head-16gib-2workers.capture", headMap);
+    assertThat(v).as(v.summary()).isInstanceOf(Validation.Conforms.class);
+    assertThat(((Validation.Conforms) v).failures()).isEmpty();
+    // without the map's 'device d_a': the first job's 4 GiB cudaMalloc is an allocation the design does not have
+    assertThat(validate(head, "head-16gib-2workers.capture", map()).summary())
+        .contains("cuMemAlloc_v2(4GiB)", "the design allocates no buffer of 4GiB");
+    Capture c = CaptureFormat.read(Path.of(DIR + "head-16gib-2workers.capture"));
+    String text = Inferrer.infer(c, headMap, Optional.of(Sizes.parseOrThrow("16GiB")));
+    assertThat(text).contains("\nbuffer d_a 4GiB\n");
+    Design d = DesignParser.parse("inferred.design", text);
+    assertThat(Validator.validate(d, "inferred.design", text, c, headMap)).isInstanceOf(Validation.Conforms.class);
+    CheckReport r = Checker.check(d, "inferred.design", Checker.Options.defaults(2_000_000));
+    // head's own verdict is recorded (its 3-worker search is too big for a test): designs/cuzk/verdicts.txt
+    assertThat(Files.readString(Path.of("designs/cuzk/verdicts.txt"))).contains("designs/cuzk/head.design SAFE");
+    assertThat(r.verdict().label()).isEqualTo("SAFE");
+  }
+
   private static Validation validate(Path design, String capture) throws Exception {
+    return validate(design, capture, map());
+  }
+
+  private static Validation validate(Path design, String capture, Mapping mapping) throws Exception {
     String text = Files.readString(design);
     Validation v = Validator.validate(DesignParser.parse(design.toString(), text), design.toString(), text,
-        CaptureFormat.read(Path.of(DIR + capture)), map());
+        CaptureFormat.read(Path.of(DIR + capture)), mapping);
     System.out.println("[interlock] cuzk " + capture + ": " + v.summary());
     return v;
   }
