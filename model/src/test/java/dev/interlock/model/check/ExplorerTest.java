@@ -145,6 +145,22 @@ class ExplorerTest {
     assertThat(kinds(e)).containsExactly(ViolationKind.OOM);
   }
 
+  /**
+   * A kernel's end syncs its stream, which can release the pool's cached bytes: b's plain allocation fails only in the
+   * order where a's kernel has not ended (a's async free still cached). Taking a's kernel end alone (a reduction that
+   * lifted the async restriction for it, measured in issue 36) missed this OOM and answered SAFE.
+   */
+  @Test
+  void aKernelEndAfterAnAsyncFreeIsNotLocalSoTheReducedSearchStillFindsTheOom() {
+    Design d = TestDesigns.parse("design kend\nvram 4GiB\nmutex m\nrole a x1 jobs 1\n  lock m\n  alloc x 1GiB async\n"
+        + "  free x\n  unlock m\n  kernel k\nrole b x1 jobs 1\n  lock m\n  alloc z 3584MiB\n  free z\n  unlock m\n");
+    Exploration plain = Explorer.explore(new Model(d), "<test>", plain(1_000).withSearch(false, 1, Long.MAX_VALUE));
+    Exploration reduced = Explorer.exploreReduced(new Model(d), "<test>", plain(1_000));
+    assertThat(kinds(plain)).containsExactly(ViolationKind.OOM);
+    assertThat(plain.findings().get(0).trace().length()).isEqualTo(6);
+    assertThat(kinds(reduced)).containsExactly(ViolationKind.OOM);
+  }
+
   @Test
   void intervalsOfTheOverlapQueryAreVisibleToTheReduction() {
     Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 8);
