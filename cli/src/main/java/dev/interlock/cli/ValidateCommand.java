@@ -60,7 +60,7 @@ final class ValidateCommand implements Callable<Integer> {
     Design d = options.load(designFile, text);
     CaptureInputs in = CaptureInputs.read(captureFile, mapFile, spec.commandLine().getErr());
     try {
-      in.mapping().checkGroups(d);
+      in.mapping().checkAgainst(d);
     } catch (dev.interlock.observe.CaptureFormatException e) {
       throw new CliError(e.getMessage());
     }

@@ -147,10 +147,11 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
   }
 
   /**
-   * Checks the groups against the design they map onto: each names a buffer the design allocates, and its parts add
-   * up to every allocation of it, within the tolerance; else {@code FILE:LINE:1: message} at the group's line.
+   * Checks the mapping against the design it maps onto; else {@code FILE:LINE:1: message} at the mapping's line. Each
+   * device line names a device buffer the design declares, of its size within the tolerance; each group names a buffer
+   * the design allocates, and its parts add up to every allocation of it, within the tolerance.
    */
-  public void checkGroups(Design design) throws CaptureFormatException {
+  public void checkAgainst(Design design) throws CaptureFormatException {
     for (DeviceBuffer d : deviceBuffers.values()) {
       var declared = design.buffers().stream().filter(b -> b.name().equals(d.buffer())).findFirst();
       if (declared.isEmpty()) {
@@ -242,7 +243,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     Set<Long> ignored = new LinkedHashSet<>();
     Set<String> ignoredThreads = new LinkedHashSet<>();
     Set<String> ignoredObjects = new LinkedHashSet<>();
-    Map<Long, Integer> ignoredAt = new HashMap<>();
+    Map<Long, String> ignoredBy = new HashMap<>(); // an ignored size -> the first line that ignores it, for messages
     Map<String, Group> groups = new LinkedHashMap<>();
     Map<String, List<Integer>> partColumns = new HashMap<>();
     Map<String, DeviceBuffer> devices = new LinkedHashMap<>();
@@ -280,7 +281,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
         }
         long bytes = size(source, line, col + l.indexOf(w[2]), w[2]);
         ignored.add(bytes);
-        ignoredAt.putIfAbsent(bytes, line);
+        ignoredBy.putIfAbsent(bytes, "'ignore alloc' on line " + line);
       } else if (w[0].equals("group")) {
         if (w.length < 3 || !w[2].equals("=") || !Names.isIdentifier(w[1])) {
           throw new CaptureFormatException(source, line, col, "expected 'group BUFFER = SIZE SIZE ...' (BUFFER a design buffer)");
@@ -318,7 +319,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
           throw new CaptureFormatException(source, line, col, "device buffer " + w[1] + " is mapped twice");
         }
         ignored.add(bytes);
-        ignoredAt.putIfAbsent(bytes, line);
+        ignoredBy.putIfAbsent(bytes, "'device " + w[1] + "' on line " + line);
       } else if (w[0].equals("tolerance")) {
         if (w.length != 2) {
           throw new CaptureFormatException(source, line, col, "expected 'tolerance SIZE' or 'tolerance N%'");
@@ -361,10 +362,10 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     }
     for (Group g : groups.values()) {
       for (int k = 0; k < g.parts().size(); k++) {
-        Integer at = ignoredAt.get(g.parts().get(k));
+        String at = ignoredBy.get(g.parts().get(k));
         if (at != null) {
           throw new CaptureFormatException(source, g.line(), partColumns.get(g.buffer()).get(k), "part "
-              + Sizes.format(g.parts().get(k)) + " of group " + g.buffer() + " is also ignored ('ignore alloc' on line " + at + ")");
+              + Sizes.format(g.parts().get(k)) + " of group " + g.buffer() + " is also ignored (" + at + ")");
         }
       }
     }

@@ -99,9 +99,9 @@ public final class Validator {
   /** As {@link #validate}, with the model trace of the transitions the validator took: what the views are drawn from. */
   public static Validated validateRun(Design design, String designSource, String designText, Capture capture, Mapping map) {
     try {
-      map.checkGroups(design);
+      map.checkAgainst(design);
     } catch (CaptureFormatException e) {
-      // the CLI checks first, for exit 2 (Mapping.checkGroups); a caller that did not gets the same message
+      // the CLI checks first, for exit 2 (Mapping.checkAgainst); a caller that did not gets the same message
       throw new IllegalArgumentException(e.getMessage(), e);
     }
     return new Validator(design, designSource, designText, CaptureSteps.of(map.withoutIgnoredThreads(capture)), map).run();

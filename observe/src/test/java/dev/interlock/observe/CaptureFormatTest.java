@@ -125,16 +125,18 @@ class CaptureFormatTest {
     assertThat(m.deviceBuffers()).containsOnlyKeys("d_a");
     assertThat(m.deviceBuffers().get("d_a").line()).isEqualTo(2);
     String body = "\nmutex gpu_mtx\nrole gpu_worker x1 jobs 1\n  lock gpu_mtx\n  unlock gpu_mtx\n";
-    m.checkGroups(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB\nbuffer d_a 4GiB" + body));
-    assertThatThrownBy(() -> m.checkGroups(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB" + body)))
+    m.checkAgainst(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB\nbuffer d_a 4GiB" + body));
+    assertThatThrownBy(() -> m.checkAgainst(dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB" + body)))
         .hasMessage("m.map:2:1: device d_a: design d declares no 'buffer d_a SIZE'");
-    assertThatThrownBy(() -> m.checkGroups(
+    assertThatThrownBy(() -> m.checkAgainst(
         dev.interlock.model.design.DesignParser.parse("d", "design d\nvram 16GiB\nbuffer d_a 2GiB" + body)))
         .hasMessage("m.map:2:1: device d_a = 4GiB, but design d declares 'buffer d_a 2GiB'");
     assertThatThrownBy(() -> Mapping.parse("m.map", "device d_a 4GiB\n"))
         .hasMessage("m.map:1:1: expected 'device BUFFER = SIZE' (BUFFER a design's device buffer)");
     assertThatThrownBy(() -> Mapping.parse("m.map", "device d_a = 4GiB\ndevice d_a = 2GiB\n"))
         .hasMessage("m.map:2:1: device buffer d_a is mapped twice");
+    assertThatThrownBy(() -> Mapping.parse("m.map", "device d_a = 4GiB\ngroup staged = 4GiB 8GiB\n"))
+        .hasMessage("m.map:2:16: part 4GiB of group staged is also ignored ('device d_a' on line 1)");
   }
 
   private static void assertError(String text, String prefix) {

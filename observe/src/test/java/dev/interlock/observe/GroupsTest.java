@@ -217,9 +217,9 @@ class GroupsTest {
   @Test
   void groupsAreCheckedAgainstTheDesign() {
     Design d = Runs.design(SINGLE);
-    assertThatThrownBy(() -> map("\ngroup bases = 4GiB 4GiB\n").checkGroups(d))
+    assertThatThrownBy(() -> map("\ngroup bases = 4GiB 4GiB\n").checkAgainst(d))
         .hasMessage("x.map:2:1: group bases: design single-lock allocates no buffer 'bases'");
-    assertThatThrownBy(() -> map("group staged = 4GiB 4GiB\n").checkGroups(d))
+    assertThatThrownBy(() -> map("group staged = 4GiB 4GiB\n").checkAgainst(d))
         .hasMessage("x.map:1:1: group staged: its parts add up to 8GiB, but design single-lock has 'alloc staged 12GiB'"
             + " (the default tolerance is exact)");
     List<CaptureEvent> recs = splitSingleLock();
