@@ -268,21 +268,27 @@ std::pair<std::string, int> write_srs(const Options& o) {
 
 // ---------------------------------------------------------------- the inputs and what each term must be
 
-/** The inputs all workers share (read only) and the sums of their scalars per term. */
 /** execute_batch_addition's batches: NUM_BATCHES of split_vectors' batch_size points (groth16_split_msm.cu). */
 constexpr int kBatches = NUM_BATCHES;
+using BatchOnes = std::array<uint64_t, kBatches>;
 uint64_t batch_points(uint64_t points) {
   split_vectors sv{0, points};  // the engine's own arithmetic; no circuit, so nothing is allocated
   return sv.batch_size;
 }
 
+uint64_t total(const BatchOnes& ones) {
+  uint64_t t = 0;
+  for (uint64_t x : ones) t += x;
+  return t;
+}
+
+/** The inputs all workers share (read only) and the sums of their scalars per term. */
 struct Witness {
   std::vector<uint64_t> a_density, b_inp_density, b_density;
   std::vector<fr_t> inp, aux;
   fr_t l_batch, l_tail, a_batch, a_tail, b_batch, b_tail;  // sum of the scalars of each part
-  uint64_t l_ones = 0, a_ones = 0, b_ones = 0;              // the batch additions' counts (their sums as integers)
-  // the ones in each of execute_batch_addition's batches of points (split_vectors' batch_size), to name a lost batch
-  std::array<uint64_t, kBatches> l_batch_ones{}, a_batch_ones{}, b_batch_ones{};
+  // the ones in each of execute_batch_addition's batches of points (their total is the batch term), to name a lost batch
+  BatchOnes l_batch_ones{}, a_batch_ones{}, b_batch_ones{};
 };
 
 /** A worker's a, b, c (each its own, since phase 9 registers them with cudaHostRegister) and its H scalar. */
@@ -313,8 +319,7 @@ Witness make_witness(const Options& o) {
   unsigned t = std::max(1u, std::thread::hardware_concurrency());
   struct Part {
     fr_t lt, at, bt;
-    uint64_t lb = 0, ab = 0, bb = 0;
-    std::array<uint64_t, kBatches> lk{}, ak{}, bk{};
+    BatchOnes lk{}, ak{}, bk{};
   };
   // a point's batch: L's points are the aux, A's the inputs then the a-density aux, B's input 0 then the b-density aux
   uint64_t l_size = batch_points(s.aux), a_size = batch_points(s.inputs + s.a_aux_pop),
@@ -335,10 +340,9 @@ Witness make_witness(const Options& o) {
         if (in_b) pa.bt = pa.bt + x;
       } else if (mix(o.seed ^ (i * 0x9e37ull)) & 1) {
         x = fr_t::one();
-        pa.lb++;
         pa.lk[i / l_size]++;
-        if (in_a) pa.ab++, pa.ak[(s.inputs + i) / a_size]++;
-        if (in_b) pa.bb++, pa.bk[(1 + i) / b_size]++;
+        if (in_a) pa.ak[(s.inputs + i) / a_size]++;
+        if (in_b) pa.bk[(1 + i) / b_size]++;
       } else {
         x.zero();
       }
@@ -347,9 +351,8 @@ Witness make_witness(const Options& o) {
   });
   fr_t lt, at, bt;
   lt.zero(); at.zero(); bt.zero();
-  uint64_t lb = 0, ab = 0, bb = 0;
   for (auto& pa : parts) {
-    lt = lt + pa.lt; at = at + pa.at; bt = bt + pa.bt; lb += pa.lb; ab += pa.ab; bb += pa.bb;
+    lt = lt + pa.lt; at = at + pa.at; bt = bt + pa.bt;
     for (int k = 0; k < kBatches; k++) {
       w.l_batch_ones[k] += pa.lk[k];
       w.a_batch_ones[k] += pa.ak[k];
@@ -359,9 +362,15 @@ Witness make_witness(const Options& o) {
   for (uint64_t j = 0; j < s.inputs; j++) at = at + w.inp[j];  // every input is in A's tail MSM
   bt = bt + w.inp[0];                                           // the one input with b density, in B's
   w.l_tail = lt; w.a_tail = at; w.b_tail = bt;
-  w.l_batch = fr_of(lb); w.a_batch = fr_of(ab); w.b_batch = fr_of(bb);
-  w.l_ones = lb; w.a_ones = ab; w.b_ones = bb;
+  w.l_batch = fr_of(total(w.l_batch_ones));
+  w.a_batch = fr_of(total(w.a_batch_ones));
+  w.b_batch = fr_of(total(w.b_batch_ones));
   return w;
+}
+
+void print_inputs_made(double ms, const Witness& w) {
+  std::printf("inputs made (%.0f ms since start): batch additions of %" PRIu64 " (L), %" PRIu64 " (A), %" PRIu64
+              " (B) ones\n", ms, total(w.l_batch_ones), total(w.a_batch_ones), total(w.b_batch_ones));
 }
 
 /**
@@ -458,50 +467,65 @@ bool same(const Affine& x, const Affine& y) { return std::memcmp(&x, &y, sizeof 
 
 
 /**
- * k with d = k*g and |k| < 2^28, by baby steps and giant steps (2^14 of each side): what a wrong count in a batch
- * addition of ones leaves. False when there is none.
+ * Small discrete logarithms base g: k with d = k*g and |k| < 2^28, by baby steps and giant steps (2^14 of each side),
+ * what a wrong count in a batch addition of ones leaves. The baby steps are made once, for every d asked.
  */
 template <class Point, class Affine>
-bool small_log(const Affine& d, const Affine& g, int64_t& k) {
-  constexpr int64_t m = 1 << 14;
-  std::unordered_map<std::string, int64_t> baby;  // the bytes of j*g, for 0 <= j < m
-  Point p;
-  p.inf();
-  for (int64_t j = 0; j < m; j++) {
-    Affine a(p);
-    baby.emplace(std::string(reinterpret_cast<const char*>(&a), sizeof a), j);
-    p.add(g);
-  }
-  fr_t zero;
-  zero.zero();
-  Affine back = times<Point>(g, zero - fr_of(m));  // -m*g
-  Point cur;
-  cur = d;
-  cur.add(times<Point>(g, fr_of(m * m)));  // d + m^2 g: i = -m below
-  for (int64_t i = -m; i < m; i++) {       // cur = d - i*m*g
-    Affine a(cur);
-    auto hit = baby.find(std::string(reinterpret_cast<const char*>(&a), sizeof a));
-    if (hit != baby.end()) {
-      k = i * m + hit->second;
-      return true;
+class SmallLog {
+ public:
+  static constexpr int64_t m = 1 << 14;
+
+  explicit SmallLog(const Affine& g) : g_(g) {
+    Point p;
+    p.inf();
+    for (int64_t j = 0; j < m; j++) {
+      baby_.emplace(key(Affine(p)), j);
+      p.add(g);
     }
-    cur.add(back);
   }
-  return false;
-}
+
+  /** Whether d = k*g for some |k| < m^2, and that k. */
+  bool of(const Affine& d, int64_t& k) const {
+    fr_t zero;
+    zero.zero();
+    Affine back = times<Point>(g_, zero - fr_of(m));  // -m*g
+    Point cur;
+    cur = d;
+    cur.add(times<Point>(g_, fr_of(m * m)));  // d + m^2 g: i = -m below
+    for (int64_t i = -m; i < m; i++) {        // cur = d - i*m*g
+      auto hit = baby_.find(key(Affine(cur)));
+      if (hit != baby_.end()) {
+        k = i * m + hit->second;
+        return true;
+      }
+      cur.add(back);
+    }
+    return false;
+  }
+
+ private:
+  static std::string key(const Affine& a) { return std::string(reinterpret_cast<const char*>(&a), sizeof a); }
+  Affine g_;
+  std::unordered_map<std::string, int64_t> baby_;  // the bytes of j*g, for 0 <= j < m
+};
 
 /** Which subset of the named terms sums to the point: "H+L_batch+L_tail", "L_batch" ..., or "none of them". */
 template <class Point, class Affine>
 std::string explain(const Affine& got, const Affine& g, const std::vector<std::pair<std::string, fr_t>>& terms,
                     const fr_t& base, std::string& missing, int64_t* offset = nullptr, size_t* offset_mask = nullptr) {
   size_t n = terms.size();
-  for (size_t mask = (1u << n) - 1;; mask--) {
-    fr_t k = base;
-    std::string name, miss;
+  // the subset of terms in mask: its scalar (with base), its name and the names of the terms left out
+  auto subset = [&](size_t mask, fr_t& k, std::string& name, std::string& miss) {
+    k = base;
     for (size_t i = 0; i < n; i++) {
       if (mask >> i & 1) { k = k + terms[i].second; name += (name.empty() ? "" : "+") + terms[i].first; }
       else miss += (miss.empty() ? "" : ",") + terms[i].first;
     }
+  };
+  for (size_t mask = (1u << n) - 1;; mask--) {
+    fr_t k;
+    std::string name, miss;
+    subset(mask, k, name, miss);
     if (same(got, times<Point>(g, k))) {
       missing = miss;
       return name.empty() ? "nothing" : name;
@@ -511,18 +535,18 @@ std::string explain(const Affine& got, const Affine& g, const std::vector<std::p
   missing = "?";
   // no subset: whether the point is off one of the subsets' sums by a small multiple k of the generator, as when a
   // batch addition counts the wrong number of ones (an MSM gone wrong leaves no small k)
+  SmallLog<Point, Affine> log(g);
+  fr_t zero;
+  zero.zero();
   for (size_t mask = (1u << n) - 1;; mask--) {
-    fr_t k = base;
-    std::string name;
-    for (size_t i = 0; i < n; i++)
-      if (mask >> i & 1) { k = k + terms[i].second; name += (name.empty() ? "" : "+") + terms[i].first; }
-    fr_t zero;
-    zero.zero();
+    fr_t k;
+    std::string name, miss;
+    subset(mask, k, name, miss);
     Point d;
     d = got;
     d.add(times<Point>(g, zero - k));
     int64_t off = 0;
-    if (small_log<Point>(Affine(d), g, off)) {
+    if (log.of(Affine(d), off)) {
       if (offset) *offset = off;
       if (offset_mask) *offset_mask = mask;
       missing = (off < 0 ? "-" : "+") + std::to_string(off < 0 ? -off : off) + "*G";
@@ -553,7 +577,7 @@ G2Affine g2_generator() {
 
 /** Names the batches of a batch addition whose ones add up to what it is short of (or over by): `note: ... lost`. */
 void lost_batches(int worker, int job, const char* term, int64_t off, bool with_batch,
-                  const std::array<uint64_t, kBatches>& ones) {
+                  const BatchOnes& ones) {
   if (off == 0 || !with_batch) return;
   uint64_t want = off < 0 ? uint64_t(-off) : uint64_t(off);
   std::string found;
@@ -688,8 +712,7 @@ int main(int argc, char** argv) {
       if (!h_identity_holds(lg, o.seed)) { std::printf("the H check's identity fails on 2^%u\n", lg); return EXIT_WRONG; }
     std::printf("the H check's identity holds on domains of 2^3 and 2^5\n");
     Witness w = make_witness(o);
-    std::printf("inputs made (%.0f ms since start): batch additions of %" PRIu64 " (L), %" PRIu64 " (A), %" PRIu64
-                " (B) ones\n", ms_since(t0), w.l_ones, w.a_ones, w.b_ones);
+    print_inputs_made(ms_since(t0), w);
     Polys p = make_polys(o, 0);
     std::printf("expected terms made (%.0f ms since start): H %s\n", ms_since(t0), p.h.is_zero() ? "zero" : "nonzero");
     // the check itself, on two made-up proofs: the right one, and one whose H is the point at infinity
@@ -699,7 +722,7 @@ int main(int argc, char** argv) {
     groth16_proof right, no_h, b_short;
     right.a = no_h.a = b_short.a = times<point_t>(g1, fr_t::one() + w.a_batch + w.a_tail);
     right.b = no_h.b = times<point_fp2_t>(g2, fr_t::one() + w.b_batch + w.b_tail);
-    b_short.b = times<point_fp2_t>(g2, fr_t::one() + fr_of(w.b_ones - w.b_batch_ones[6]) + w.b_tail);
+    b_short.b = times<point_fp2_t>(g2, fr_t::one() + fr_of(total(w.b_batch_ones) - w.b_batch_ones[6]) + w.b_tail);
     right.c = times<point_t>(g1, p.h + w.l_batch + w.l_tail);
     no_h.c = times<point_t>(g1, w.l_batch + w.l_tail);
     b_short.c = right.c;
@@ -772,8 +795,7 @@ int main(int argc, char** argv) {
     as.aux_assignment_data = w.aux.data();
     as.aux_assignment_size = o.shape.aux;
   }
-  std::printf("inputs made (%.0f ms since start): batch additions of %" PRIu64 " (L), %" PRIu64 " (A), %" PRIu64
-              " (B) ones\n", ms_since(t0), w.l_ones, w.a_ones, w.b_ones);
+  print_inputs_made(ms_since(t0), w);
 
   // the engine's one-time device state before the ballast: the GPU object, its streams, the NTT's twiddles
   (void)select_gpu(0);
