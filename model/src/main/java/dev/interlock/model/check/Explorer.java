@@ -51,6 +51,10 @@ import java.util.concurrent.Future;
  * shortest, so the reduced search only decides: when it finds a violation or an overlap witness,
  * the plain breadth-first search runs again with the same options and its shortest traces and
  * statistics are reported; when it finds none (SAFE, UNREACHABLE), its own statistics are.
+ *
+ * <p>With asynchronous allocations the reduced search also stops, and the plain one runs, at the first step that
+ * makes the pool choose among streams with equal cached bytes ({@link Model#breaksPoolTie}): that choice follows the
+ * workers' whole blocks, so a local step could change it. docs/reduction.md gives the argument for each step kind.
  */
 public final class Explorer {
   /** Levels smaller than this are expanded on the calling thread: handing them out costs more than it saves. */
@@ -111,6 +115,26 @@ public final class Explorer {
     }
   }
 
+  /** Which steps the reduced search takes alone: the model's rule, or (in mutation tests) a deliberately wrong one. */
+  @FunctionalInterface
+  public interface LocalRule {
+    /** Whether thread t's next step from s is local (see {@link Model#localStep}). */
+    boolean local(Model model, long[] s, int t, boolean[] visible);
+  }
+
+  /**
+   * How a reduced search reduces: which steps are local, and whether it falls back to the plain search at a pool tie.
+   * Only {@link #MODEL} is sound; mutation tests build others to show that the properties catch a wrong one.
+   */
+  public record Reduction(LocalRule local, boolean poolTieFallback) {
+    /** The model's rule with the fallback: what every search uses. */
+    public static final Reduction MODEL = new Reduction(Model::localStep, true);
+
+    public Reduction {
+      Objects.requireNonNull(local, "local");
+    }
+  }
+
   /** A violation to report: the state it fails from (or that is deadlocked), the thread, and the generation order. */
   private record Candidate(int state, int thread, ViolationKind kind, int length, long order) {}
 
@@ -129,8 +153,17 @@ public final class Explorer {
   private int overlapB = -1;
   private boolean sameWorker;
   private long reducedSteps;
+  private final Reduction reduction;
+  /** The reduced search stopped at a step that broke a pool tie; its result stands for nothing. */
+  private volatile boolean poolTie;
 
   private Explorer(Model model, String source, Options options, boolean por, SearchListener listener) {
+    this(model, source, options, por, listener, Reduction.MODEL);
+  }
+
+  private Explorer(Model model, String source, Options options, boolean por, SearchListener listener,
+      Reduction reduction) {
+    this.reduction = Objects.requireNonNull(reduction, "reduction");
     this.model = model;
     this.source = source;
     this.options = options;
@@ -158,8 +191,9 @@ public final class Explorer {
 
   /** As {@link #explore(Model, String, Options)}, telling {@code listener} how far the search (or its re-run) is. */
   public static Exploration explore(Model model, String source, Options options, SearchListener listener) {
-    Exploration e = new Explorer(model, source, options, options.por(), listener).run();
-    if (!e.reduced() || e.findings().isEmpty() && e.witness().isEmpty()) {
+    Explorer reduced = new Explorer(model, source, options, options.por(), listener);
+    Exploration e = reduced.run();
+    if (!reduced.poolTie && (!e.reduced() || e.findings().isEmpty() && e.witness().isEmpty())) {
       return e; // SAFE or UNREACHABLE, or no step was reduced: then the reduced search was the plain one
     }
     Exploration plain = new Explorer(model, source, options, false, listener).run();
@@ -173,7 +207,17 @@ public final class Explorer {
    * answers as {@link #explore}, with traces that are real but need not be shortest. For tests and measurements.
    */
   public static Exploration exploreReduced(Model model, String source, Options options) {
-    return new Explorer(model, source, options, true, SearchListener.NONE).run();
+    return exploreReduced(model, source, options, Reduction.MODEL);
+  }
+
+  /**
+   * The reduced search alone with the given reduction; when it stops at a pool tie (and the reduction falls back),
+   * the plain search's result, whose {@code reduced} is false.
+   */
+  public static Exploration exploreReduced(Model model, String source, Options options, Reduction reduction) {
+    Explorer e = new Explorer(model, source, options, true, SearchListener.NONE, reduction);
+    Exploration result = e.run();
+    return e.poolTie ? new Explorer(model, source, options, false, SearchListener.NONE).run() : result;
   }
 
   /** One slice of a level: its states' new successors (packed, in order), violations and transitions. */
@@ -232,6 +276,9 @@ public final class Explorer {
         }
         moved = true;
         transitions++;
+        if (por && reduction.poolTieFallback() && model.breaksPoolTie(s, t)) {
+          poolTie = true;
+        }
         ViolationKind v = Model.violation(code);
         if (v != null) {
           offers.add(new Candidate(cur, t, v, depth + 1, order(cur, t)));
@@ -247,7 +294,7 @@ public final class Explorer {
     /** Takes the first local step that leads to a state not seen at this depth or before; false when there is none. */
     private boolean ample(int cur) {
       for (int t = 0; t < model.threads(); t++) {
-        if (options.symmetry() && model.symmetricToEarlier(s, t) || !model.localStep(s, t, visible)
+        if (options.symmetry() && model.symmetricToEarlier(s, t) || !reduction.local().local(model, s, t, visible)
             || model.step(s, t, out) != Model.MOVED) {
           continue;
         }
@@ -382,6 +429,9 @@ public final class Explorer {
           }
           peak = Math.max(peak, store.bytes() + pendingBytes);
           levelStart = levelEnd;
+          if (poolTie) {
+            break; // the reduction does not hold here: the plain search answers (see explore)
+          }
           settleLevel();
           if (done(wantOverlap, witness, depth)) {
             stoppedEarly = levelStart < store.size();

@@ -200,14 +200,46 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
   /** The device after a device-wide synchronization (cudaDeviceSynchronize). */
   public DeviceMemory synchronizeDevice() {
     long[] c = cached.clone();
-    long excess = cachedTotal() - keepable();
+    release(c, cachedTotal() - keepable());
+    return new DeviceMemory(vram, threshold, live, liveAsync, c, c);
+  }
+
+  /** Releases {@code excess} cached bytes, most cached stream first; whether it chose among streams caching as many. */
+  private static boolean release(long[] c, long excess) {
+    boolean tie = false;
     while (excess > 0) {
       int s = mostCached(c, -1);
+      tie |= tied(c, -1, s);
       long r = Math.min(excess, c[s]);
       c[s] -= r;
       excess -= r;
     }
-    return new DeviceMemory(vram, threshold, live, liveAsync, c, c);
+    return tie;
+  }
+
+  /**
+   * Whether {@link #synchronizeDevice} chooses among streams that cache equally many bytes, where it takes the lowest
+   * index: then its outcome depends on the order of the streams, not only on what they cache.
+   */
+  public boolean synchronizeBreaksTie() {
+    return release(cached.clone(), cachedTotal() - keepable());
+  }
+
+  /**
+   * Whether {@link #alloc} of {@code bytes} on stream s (or, when it fails, {@link #afterFailedAlloc}) chooses among
+   * streams that cache equally many bytes, where it takes the lowest index: then its outcome depends on the order of
+   * the streams, not only on what they cache. A plain alloc never chooses.
+   */
+  public boolean allocBreaksTie(long bytes, boolean async, int stream) {
+    if (!async) {
+      return false;
+    }
+    if (!fits(vram, live, bytes)) {
+      long[] c = cached.clone();
+      c[stream] += vram - live - cachedTotal();
+      return release(c, total(c) - keepable());
+    }
+    return take(cached.clone(), settled.clone(), stream, bytes);
   }
 
   /** The device after stream s synchronized: cudaStreamSynchronize, or the host learning that its kernel ended. */
@@ -232,18 +264,31 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
    * Takes up to {@code bytes} from the caches: stream s's first, then the other stream whose cache holds the rest most
    * tightly (best fit), or, when none holds it all, the most cached one, and so on. A stream's pending bytes go first.
    */
-  private static void take(long[] c, long[] st, int stream, long bytes) {
+  private static boolean take(long[] c, long[] st, int stream, long bytes) {
     long need = takeFrom(c, st, stream, bytes);
+    boolean tie = false;
     while (need > 0) {
       int s = bestFit(c, stream, need);
       if (s < 0) {
         s = mostCached(c, stream);
       }
       if (s < 0 || c[s] == 0) {
-        return;
+        return tie;
       }
+      tie |= tied(c, stream, s);
       need = takeFrom(c, st, s, need);
     }
+    return tie;
+  }
+
+  /** Whether another stream than {@code except} and {@code chosen} caches as many bytes as {@code chosen}. */
+  private static boolean tied(long[] c, int except, int chosen) {
+    for (int i = 0; i < c.length; i++) {
+      if (i != except && i != chosen && c[i] == c[chosen]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Takes up to {@code need} bytes of stream s's cache, pending ones first; returns what is still needed. */

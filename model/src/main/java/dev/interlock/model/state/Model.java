@@ -237,37 +237,104 @@ public final class Model {
   }
 
   /**
-   * Whether thread t's next step from s is local, so that partial-order reduction may take it alone: its outcome
-   * (move or violation) depends only on fields of t that no other thread writes, what it writes no other thread's step
-   * reads, and it changes no interval marked in {@code visible} (indexed by interval id, as {@link #intervalNames}).
-   * Such a step commutes with every step of every other thread and stays enabled until t takes it.
+   * Whether thread t's next step from s is local, so that partial-order reduction may take it alone: it is enabled and
+   * stays enabled until t takes it, its outcome depends on no field another thread writes, what it writes no other
+   * thread's step reads except to become enabled, and it changes no interval marked in {@code visible} (indexed by
+   * interval id, as {@link #intervalNames}). Such a step commutes with every step of every other thread. The one place
+   * that says which steps are local; docs/reduction.md gives the argument for each kind.
    *
-   * <p>The one place that says which steps are local, from the step's kind and the design: a cpu interval's begin or
-   * end, a kernel's begin or end when no body has {@code sync} (which waits on every thread's kernel), and the end of
-   * a job; only in a worker without task threads (they share the worker's buffers, events and frames), without kept
-   * buffers (the last job end frees them on the device), and in a design without asynchronous allocations (the pool's
-   * per-stream caches are ordered by every worker's state). Everything else (locks, permits, device memory,
-   * {@code if free}, spawn, join, events, sync) is global.
+   * <ul>
+   *   <li>a {@code cpu} interval's begin or end;
+   *   <li>a kernel's begin when no body has {@code sync} (which waits on every thread's kernel) and no other thread of
+   *       the worker allocates or frees a buffer it uses; its end when, besides, no step allocates asynchronously (the
+   *       end synchronizes the stream, which settles and releases pool bytes);
+   *   <li>{@code unlock}, {@code signal}, and {@code wait} once its event is set;
+   *   <li>{@code spawn T} and {@code join T} (once T's last instance is done) when no other running thread of the frame
+   *       spawns or joins T, itself or through its tasks;
+   *   <li>any of these that ends its thread's body only when the worker has no kept buffers (the last end frees them).
+   * </ul>
+   * Everything else (lock, acquire, release, alloc, free, trim, sync, sync stream, {@code if free}, choose) reads or
+   * writes what other threads share. With asynchronous allocations the search must also watch for pool ties (see
+   * {@link #breaksPoolTie}): the pool's tie-break orders streams by their workers' whole blocks, program counters
+   * included.
    */
   public boolean localStep(long[] s, int t, boolean[] visible) {
-    if (cacheUnit != 0) {
-      return false;
-    }
+    t = threadOf(t);
     WorkerLayout l = layout(t);
-    if (l.slots.length != 1 || l.kept.length != 0) {
-      return false;
-    }
     int base = baseOf(t);
-    if (l.job.get(s, base) == l.jobs) {
+    int p = posOfThread[t];
+    WorkerLayout.Slot x = l.slots[p];
+    if (p == 0 ? l.job.get(s, base) == l.jobs : x.status.get(s, base) != RUNNING) {
       return false;
     }
-    WorkerLayout.Slot x = l.slots[0];
+    Code c = x.code;
     int pc = (int) x.pc.get(s, base);
-    int op = x.code.op[pc];
-    if (op == Code.OP_KERNEL && anySync || op != Code.OP_KERNEL && op != Code.OP_CPU) {
+    if (c.next[pc] >= c.length && l.kept.length != 0) {
+      return false; // ending the body may end the worker's last job, which frees its kept buffers
+    }
+    boolean inside = x.inside.get(s, base) != 0;
+    int frame = p == 0 ? l.mainFrame(s, base) : x.frame;
+    return switch (c.op[pc]) {
+      case Code.OP_CPU -> !visible[c.interval[pc]];
+      case Code.OP_KERNEL -> !visible[c.interval[pc]] && !anySync
+          && (inside ? cacheUnit == 0 : !l.sharedUse[p][pc]);
+      case Code.OP_UNLOCK, Code.OP_SIGNAL -> true;
+      case Code.OP_WAIT -> l.frameEvent[frame][c.arg[pc]].get(s, base) != 0;
+      case Code.OP_SPAWN -> soleToucher(l, s, base, p, frame, l.nodeTask[l.childAt[x.node + 1][pc]]);
+      case Code.OP_JOIN -> c.arg[pc] < 0 || soleToucher(l, s, base, p, frame, c.arg[pc]) && !joinBlocked(l, s, base, frame, c.arg[pc]);
+      default -> false;
+    };
+  }
+
+  /** Whether a join of task T in frame f waits: the last instance of T spawned in the frame is still running. */
+  private static boolean joinBlocked(WorkerLayout l, long[] s, int base, int f, int task) {
+    long last = l.frameLast[f][task].get(s, base);
+    return last != 0 && l.slots[1 + f * l.nodes + l.taskNodes[task][(int) last - 1]].status.get(s, base) == RUNNING;
+  }
+
+  /** Whether no running thread of frame f other than slot p's spawns or joins task T, itself or through its tasks. */
+  private static boolean soleToucher(WorkerLayout l, long[] s, int base, int p, int f, int task) {
+    if (p != 0 && l.job.get(s, base) != l.jobs && l.mainFrame(s, base) == f && l.touchedTasks[0].get(task)) {
       return false;
     }
-    return !visible[x.code.interval[pc]];
+    for (int n = 0; n < l.nodes; n++) {
+      int q = 1 + f * l.nodes + n;
+      if (q != p && l.slots[q].status.get(s, base) == RUNNING && l.touchedTasks[n + 1].get(task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether thread t's step from s makes the pool choose among streams with equal cached bytes (DeviceMemory's best
+   * fit or most cached): its outcome then depends on the order of the streams, which follows the workers' whole
+   * blocks, so a local step of another thread may change it. The partial-order reduced search falls back to the plain
+   * one when it meets such a step; whether a choice is tied depends only on the cached bytes, which no local step
+   * changes, so a tie anywhere in the full graph shows in the reduced one (docs/reduction.md).
+   */
+  public boolean breaksPoolTie(long[] s, int move) {
+    if (cacheUnit == 0) {
+      return false;
+    }
+    int t = threadOf(move);
+    WorkerLayout l = layout(t);
+    int base = baseOf(t);
+    int p = posOfThread[t];
+    WorkerLayout.Slot x = l.slots[p];
+    if (p == 0 ? l.job.get(s, base) == l.jobs : x.status.get(s, base) != RUNNING) {
+      return false;
+    }
+    Code c = x.code;
+    int pc = (int) x.pc.get(s, base);
+    return switch (c.op[pc]) {
+      case Code.OP_ALLOC -> {
+        Streams st = streams(s);
+        yield st.memory().allocBreaksTie(c.amount[pc], c.async[pc], st.of(t));
+      }
+      case Code.OP_SYNC -> streams(s).memory().synchronizeBreaksTie();
+      default -> false;
+    };
   }
 
   /** Index of the role of thread t, in design order. */
@@ -676,14 +743,7 @@ public final class Model {
         if (task < 0) {
           return advance(t, out, c.next[pc]); // this role's jobs never spawn the task: nothing to wait for
         }
-        long last = l.frameLast[frame][task].get(s, base);
-        if (last != 0) {
-          int node = l.taskNodes[task][(int) last - 1];
-          if (l.slots[1 + frame * l.nodes + node].status.get(s, base) == RUNNING) {
-            return BLOCKED;
-          }
-        }
-        return advance(t, out, c.next[pc]);
+        return joinBlocked(l, s, base, frame, task) ? BLOCKED : advance(t, out, c.next[pc]);
       }
       case Code.OP_SIGNAL -> {
         l.frameEvent[frame][c.arg[pc]].set(out, base, 1);

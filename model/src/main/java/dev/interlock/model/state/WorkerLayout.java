@@ -98,6 +98,17 @@ final class WorkerLayout {
   final long[][] frameBufferBits;
   /** Per frame and block word: the bits a closing frame clears (events, spawn records, task threads' status and pc). */
   final long[][] frameClearBits;
+  /**
+   * Per spawn-tree node + 1 (0: the role thread): the tasks that node's thread, or any thread it spawns, spawns or
+   * joins. A spawn or join of task T writes or reads the frame's record of T's last instance, which only these
+   * threads share (see {@code Model.localStep}).
+   */
+  final java.util.BitSet[] touchedTasks;
+  /**
+   * Per slot, per pc: whether the kernel there uses a job or kept buffer that another slot's body allocates or frees,
+   * so that its launch (which reads the buffer) depends on that thread.
+   */
+  final boolean[][] sharedUse;
 
   WorkerLayout(Design design, Role role, Map<String, Integer> intervalIds, int cacheBits) {
     this.role = role;
@@ -244,6 +255,58 @@ final class WorkerLayout {
         frameClearBits[f][c.word()] |= c.mask() << c.shift();
       }
     }
+    touchedTasks = new java.util.BitSet[nodes + 1];
+    for (int n = -1; n < nodes; n++) {
+      touchedTasks[n + 1] = touched(n);
+    }
+    sharedUse = new boolean[slots.length][];
+    for (int p = 0; p < slots.length; p++) {
+      java.util.Set<Long> others = new java.util.HashSet<>();
+      for (int q = 0; q < slots.length; q++) {
+        if (q != p) {
+          others.addAll(written(slots[q].code));
+        }
+      }
+      Code c = slots[p].code;
+      sharedUse[p] = new boolean[c.length];
+      for (int pc = 0; pc < c.length; pc++) {
+        int[] u = c.uses[pc];
+        for (int i = 0; u != null && i < u.length; i += 2) {
+          sharedUse[p][pc] |= u[i] != Code.RESIDENT && others.contains(bufferKey(u[i], u[i + 1]));
+        }
+      }
+    }
+  }
+
+  /** The tasks node n's thread (-1: the role thread) spawns or joins, itself or through the threads it spawns. */
+  private java.util.BitSet touched(int n) {
+    Code c = n < 0 ? main : nodeCode[n];
+    java.util.BitSet out = new java.util.BitSet();
+    for (int pc = 0; pc < c.length; pc++) {
+      if (c.op[pc] == Code.OP_JOIN && c.arg[pc] >= 0) {
+        out.set(c.arg[pc]);
+      } else if (c.op[pc] == Code.OP_SPAWN) {
+        int child = childAt[n + 1][pc];
+        out.set(nodeTask[child]);
+        out.or(touched(child));
+      }
+    }
+    return out;
+  }
+
+  /** The buffers (as {@link #bufferKey}) that body c allocates or frees. */
+  private static java.util.Set<Long> written(Code c) {
+    java.util.Set<Long> out = new java.util.HashSet<>();
+    for (int pc = 0; pc < c.length; pc++) {
+      if (c.op[pc] == Code.OP_ALLOC || c.op[pc] == Code.OP_FREE) {
+        out.add(bufferKey(c.ref[pc], c.arg[pc]));
+      }
+    }
+    return out;
+  }
+
+  private static long bufferKey(int kind, int index) {
+    return (long) kind << 32 | index;
   }
 
   private static Field[] mutexFields(Design design, Code code, Field.Allocator fields) {
