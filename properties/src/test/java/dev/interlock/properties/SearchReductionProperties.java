@@ -17,8 +17,10 @@ import dev.interlock.model.state.ViolationKind;
 import dev.interlock.model.trace.ReplayResult;
 import dev.interlock.model.trace.Replayer;
 import dev.interlock.model.trace.TraceFormat;
+import dev.interlock.properties.engine.Config;
 import dev.interlock.properties.engine.PropertyRunner;
 import dev.interlock.properties.model.DesignGen;
+import dev.interlock.properties.model.ReductionDesigns;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -47,11 +49,11 @@ class SearchReductionProperties {
     System.clearProperty(Explorer.PARALLEL_LEVEL_PROPERTY);
   }
 
-  private static Explorer.Options options(boolean por, int threads, Optional<OverlapQuery> overlap) {
+  static Explorer.Options options(boolean por, int threads, Optional<OverlapQuery> overlap) {
     return new Explorer.Options(MAX_STATES, true, true, overlap).withSearch(por, threads, Long.MAX_VALUE);
   }
 
-  private static Map<ViolationKind, Integer> shortest(Exploration e) {
+  static Map<ViolationKind, Integer> shortest(Exploration e) {
     Map<ViolationKind, Integer> m = new EnumMap<>(ViolationKind.class);
     for (Finding f : e.findings()) {
       m.put(f.violation().kind(), f.trace().length());
@@ -60,7 +62,7 @@ class SearchReductionProperties {
   }
 
   /** No query, and the design's first interval against its last (the generator names them k, c, c2). */
-  private static List<Optional<OverlapQuery>> queries(Design d) {
+  static List<Optional<OverlapQuery>> queries(Design d) {
     List<String> names = new Model(d).intervalNames();
     List<Optional<OverlapQuery>> out = new ArrayList<>();
     out.add(Optional.empty());
@@ -128,6 +130,54 @@ class SearchReductionProperties {
     });
     assertThat(reducedCases.get()).as("searches where partial-order reduction reduced a state, of %d", cases.get())
         .isGreaterThan(cases.get() / 10);
+  }
+
+  /**
+   * Whether the reduced search alone with {@code reduction} decides as the plain one on d: the same violation kinds and
+   * overlap answers, with and without a query; its traces replay. Counts searches and those that reduced a state.
+   */
+  static boolean reducedDecidesAsPlain(Design d, Explorer.Reduction reduction, AtomicInteger cases, AtomicInteger reducedCases) {
+    Model m = new Model(d);
+    for (Optional<OverlapQuery> q : queries(d)) {
+      Exploration plain = Explorer.explore(m, "<random>", options(false, 1, q));
+      if (plain.limitReached()) {
+        continue;
+      }
+      cases.incrementAndGet();
+      Exploration reduced = Explorer.exploreReduced(m, "<random>", options(true, 1, q), reduction);
+      reducedCases.addAndGet(reduced.reduced() ? 1 : 0);
+      assertThat(reduced.limitReached()).isFalse();
+      assertThat(shortest(reduced).keySet()).as("kinds of the reduced search, query %s", q).isEqualTo(shortest(plain).keySet());
+      assertThat(reduced.witness().isPresent()).as("overlap %s", q).isEqualTo(plain.witness().isPresent());
+      for (Finding f : reduced.findings()) {
+        assertThat(Replayer.replay(f.trace(), d)).as("replay of the reduced %s", f.violation()).isInstanceOf(ReplayResult.Confirmed.class);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * On designs made to race what a reduction must not take alone (ReductionDesigns: 2-4 workers, tasks sharing the
+   * role's buffers and events, async allocations near the vram line, kept buffers, if free, sync): the reduced search
+   * decides as the plain one, and with the re-run reports the plain one's shortest lengths.
+   */
+  @Test
+  void partialOrderReductionChangesNoAnswerOnRacingDesigns() {
+    AtomicInteger cases = new AtomicInteger();
+    AtomicInteger reducedCases = new AtomicInteger();
+    PropertyRunner.assertHolds("partial-order reduction changes no answer on racing designs", ReductionDesigns.designs(),
+        d -> {
+          reducedDecidesAsPlain(d, Explorer.Reduction.MODEL, cases, reducedCases);
+          Model m = new Model(d);
+          Exploration plain = Explorer.explore(m, "<random>", options(false, 1, Optional.empty()));
+          if (!plain.limitReached()) {
+            Exploration with = Explorer.explore(m, "<random>", options(true, 1, Optional.empty()));
+            assertThat(shortest(with)).isEqualTo(shortest(plain));
+          }
+          return true;
+        }, Config.defaults("partial-order reduction changes no answer on racing designs").withTries(300));
+    assertThat(reducedCases.get()).as("searches where partial-order reduction reduced a state, of %d", cases.get())
+        .isGreaterThan(cases.get() / 3);
   }
 
   @Test
