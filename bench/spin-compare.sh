@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # spin-compare.sh: Interlock's exhaustive check and Spin side by side on the same designs and worker counts.
 #
-# Usage: bench/spin-compare.sh [MAX_N] [LIMIT_S]     (defaults: 16 and 120; DESIGNS="two-lock" for fewer designs)
+# Usage: bench/spin-compare.sh [MAX_N] [LIMIT_S]     (defaults: 16 and 120; DESIGNS="two-lock" for fewer designs,
+#        DESIGNS="cuzk/head cuzk/phase8" for the corpus; SIZES="2 3 4" for other worker counts than 4, 6, ..., MAX_N)
 #
 # For the shipped designs single-lock, reservation and two-lock at N = 4, 6, ..., MAX_N workers x 2 jobs, it
 # exports the design (`interlock export --promela`) and runs, each under a wall-clock limit of LIMIT_S seconds:
@@ -38,8 +39,9 @@ timed() {
 }
 
 printf '%-12s %3s %-11s %-15s %12s %9s %9s %s\n' design N tool verdict states wall_s rss_mb agrees
+echo "# $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%F); $(spin -V | head -1)"
 for design in ${DESIGNS:-single-lock reservation two-lock}; do
-  for n in $(seq 4 2 "$MAX_N"); do
+  for n in ${SIZES:-$(seq 4 2 "$MAX_N")}; do
     opts=(--threads gpu_worker="$n" --jobs gpu_worker=2)
     timed ./interlock check "designs/$design.design" "${opts[@]}" --no-minimize --max-states 2000000000 --json
     if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then

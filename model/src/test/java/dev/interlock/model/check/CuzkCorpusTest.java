@@ -171,6 +171,39 @@ class CuzkCorpusTest {
     assertThat(Checker.check(d, "<test>", OPTS).verdict()).isEqualTo(new Verdict.Safe());
   }
 
+  /** Head as shipped (3 workers x 2 jobs, 61,492,305 states unreduced) and at 4 workers: SAFE by the reduced search. */
+  @Test
+  void headIsSafeWithThreeAndFourWorkersByTheReducedSearch() {
+    for (int n : new int[] {3, 4}) {
+      CheckReport r = Checker.check(TestDesigns.shipped("cuzk/head").withThreads("gpu_worker", n), "<test>", OPTS);
+      assertThat(r.verdict()).as("%d workers", n).isEqualTo(new Verdict.Safe());
+      assertThat(r.search().reduced()).as("%d workers: the reduced search's answer", n).isTrue();
+      assertThat(r.search().states()).as("%d workers", n).isLessThan(200_000);
+    }
+  }
+
+  /**
+   * Which corpus designs make the pool choose among equally caching streams, where the reduced search falls back to the
+   * plain one (docs/reduction.md): none at 2 workers; at 3, only proposal9, whose workers free equal async buffers on
+   * their streams before a third allocates.
+   */
+  @Test
+  void onlyProposal9MeetsAPoolTieAndOnlyFromThreeWorkers() {
+    Explorer.Options all = new Explorer.Options(20_000_000, true, true, java.util.Optional.empty());
+    for (String name : List.of("phase8", "phase9", "phase10", "phase10-dbc-live", "phase11", "phase12", "proposal9", "head")) {
+      for (int n : new int[] {2, 3}) {
+        if (name.equals("proposal9") && n == 3) {
+          continue;
+        }
+        Model m = new Model(TestDesigns.shipped("cuzk/" + name).withThreads("gpu_worker", n));
+        assertThat(Explorer.exploreReduced(m, "<test>", all).reduced()).as("%s at %d workers: reduced, no pool tie", name, n).isTrue();
+      }
+    }
+    Model p3 = new Model(TestDesigns.shipped("cuzk/proposal9").withThreads("gpu_worker", 3));
+    Exploration fallback = Explorer.exploreReduced(p3, "<test>", new Explorer.Options(50_000, true, true, java.util.Optional.empty()));
+    assertThat(fallback.reduced()).isFalse();
+  }
+
   /**
    * Every guard reads free memory further than the GPU's tolerance (64 MiB, docs/gpu-backend.md) from its boundary,
    * in every reachable state: so the driver's report and the model's figure always take the same branch.
