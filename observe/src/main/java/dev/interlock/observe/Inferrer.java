@@ -1053,11 +1053,13 @@ public final class Inferrer {
         }
       }
       if (h < 0 && rest.stream().anyMatch(this::completion)) {
-        // a job cut short in its handler: the handler is what was seen of it, its allocations the failed buffer's, so
-        // that the steps after the handler find it (the frees the completion added stay out: the steps after free it)
-        List<Tok> hs = rest.stream().filter(t -> !(t.added && t.kind.equals("free"))).toList();
+        // a job cut short in its handler: the handler is what was seen of it. Where whole jobs went on after this
+        // allocation, its allocations are the failed buffer's, so that those steps find and free it (the frees the
+        // completion added stay out); where none did, nothing after the handler frees them, and the added frees stay
+        boolean after = !ok.isEmpty();
+        List<Tok> hs = after ? rest.stream().filter(t -> !(t.added && t.kind.equals("free"))).toList() : rest;
         for (Tok t : hs) {
-          if (t.kind.equals("alloc") && hs.stream().noneMatch(x -> x.kind.equals("free") && x.allocTok == t)) {
+          if (after && t.kind.equals("alloc") && hs.stream().noneMatch(x -> x.kind.equals("free") && x.allocTok == t)) {
             sameBuffer.add(new Tok[] {t, f.get(i)});
           }
         }

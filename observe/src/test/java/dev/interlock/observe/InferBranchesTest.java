@@ -105,6 +105,21 @@ class InferBranchesTest {
   }
 
   /** A pre-stage that fails while the other worker's staged is live, handled by staging under compute_mtx. */
+  /**
+   * A job cut short by the run's end inside its handler, on a branch where no job's allocation succeeded: the handler
+   * keeps the free its completion added, since no step after it frees the buffer. The capture is an engine run of
+   * InferProperties (3 workers, an {@code if free} and a handled failure) whose inferred design leaked that buffer.
+   */
+  @Test
+  void aJobCutShortInItsHandlerWhereNoJobSucceededFreesWhatTheHandlerAllocated() throws Exception {
+    java.nio.file.Path file = java.nio.file.Path.of("observe/src/test/resources/infer/cut-in-handler.capture");
+    Capture c = CaptureFormat.read(file);
+    String text = Inferrer.infer(c, Mapping.NONE, Optional.empty());
+    Design d = DesignParser.parse("inferred.design", text);
+    assertThat(text).contains("  free buf4  # not observed: the run ended inside this job");
+    assertThat(Validator.validate(d, "inferred.design", text, c, Mapping.NONE)).as(text).isInstanceOf(Validation.Conforms.class);
+  }
+
   @Test
   void failedAllocationFollowedByOtherStepsThenTheSuccessPathIsAHandler() throws Exception {
     Run r = new Run();
