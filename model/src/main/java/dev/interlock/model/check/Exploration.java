@@ -18,8 +18,8 @@ import java.util.Optional;
  * @param peakBytes     the state store's peak size in bytes: packed states, parents, hash table and a level's new
  *                      states before they are merged (the largest over the searches when there were two)
  * @param reduced       the statistics are those of a partial-order reduced search that reduced at least one state (when
- *                      it found nothing to show; when it found a violation or a witness, the plain search that made
- *                      the shortest traces is reported, and this is false)
+ *                      it found nothing to show; when it found a violation or a witness, or met a pool tie, the plain
+ *                      search that made the shortest traces or answered is reported, and this is false)
  * @param heapLimit     the limit that stopped the search was the Java heap: an OutOfMemoryError inside the search,
  *                      caught with a reserve released, ended it with the statistics so far
  */

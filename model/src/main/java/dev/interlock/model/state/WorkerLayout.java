@@ -10,8 +10,11 @@ import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Lock;
 import dev.interlock.model.step.Step;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How one worker of a role (its role thread, and the task threads its jobs spawn) is packed into a
@@ -103,7 +106,7 @@ final class WorkerLayout {
    * joins. A spawn or join of task T writes or reads the frame's record of T's last instance, which only these
    * threads share (see {@code Model.localStep}).
    */
-  final java.util.BitSet[] touchedTasks;
+  final BitSet[] touchedTasks;
   /**
    * Per slot, per pc: whether the kernel there uses a job or kept buffer that another slot's body allocates or frees,
    * so that its launch (which reads the buffer) depends on that thread.
@@ -255,13 +258,13 @@ final class WorkerLayout {
         frameClearBits[f][c.word()] |= c.mask() << c.shift();
       }
     }
-    touchedTasks = new java.util.BitSet[nodes + 1];
+    touchedTasks = new BitSet[nodes + 1];
     for (int n = -1; n < nodes; n++) {
       touchedTasks[n + 1] = touched(n);
     }
     sharedUse = new boolean[slots.length][];
     for (int p = 0; p < slots.length; p++) {
-      java.util.Set<Long> others = new java.util.HashSet<>();
+      Set<Long> others = new HashSet<>();
       for (int q = 0; q < slots.length; q++) {
         if (q != p) {
           others.addAll(written(slots[q].code));
@@ -279,9 +282,9 @@ final class WorkerLayout {
   }
 
   /** The tasks node n's thread (-1: the role thread) spawns or joins, itself or through the threads it spawns. */
-  private java.util.BitSet touched(int n) {
+  private BitSet touched(int n) {
     Code c = n < 0 ? main : nodeCode[n];
-    java.util.BitSet out = new java.util.BitSet();
+    BitSet out = new BitSet();
     for (int pc = 0; pc < c.length; pc++) {
       if (c.op[pc] == Code.OP_JOIN && c.arg[pc] >= 0) {
         out.set(c.arg[pc]);
@@ -295,8 +298,8 @@ final class WorkerLayout {
   }
 
   /** The buffers (as {@link #bufferKey}) that body c allocates or frees. */
-  private static java.util.Set<Long> written(Code c) {
-    java.util.Set<Long> out = new java.util.HashSet<>();
+  private static Set<Long> written(Code c) {
+    Set<Long> out = new HashSet<>();
     for (int pc = 0; pc < c.length; pc++) {
       if (c.op[pc] == Code.OP_ALLOC || c.op[pc] == Code.OP_FREE) {
         out.add(bufferKey(c.ref[pc], c.arg[pc]));

@@ -17,6 +17,7 @@ import java.util.Set;
 import dev.interlock.model.trace.TraceStep;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The verdicts of designs/cuzk/, as their header comments state them. */
@@ -189,7 +190,7 @@ class CuzkCorpusTest {
    */
   @Test
   void onlyProposal9MeetsAPoolTieAndOnlyFromThreeWorkers() {
-    Explorer.Options all = new Explorer.Options(20_000_000, true, true, java.util.Optional.empty());
+    Explorer.Options all = new Explorer.Options(20_000_000, true, true, Optional.empty());
     for (String name : List.of("phase8", "phase9", "phase10", "phase10-dbc-live", "phase11", "phase12", "proposal9", "head")) {
       for (int n : new int[] {2, 3}) {
         if (name.equals("proposal9") && n == 3) {
@@ -200,7 +201,7 @@ class CuzkCorpusTest {
       }
     }
     Model p3 = new Model(TestDesigns.shipped("cuzk/proposal9").withThreads("gpu_worker", 3));
-    Exploration fallback = Explorer.exploreReduced(p3, "<test>", new Explorer.Options(50_000, true, true, java.util.Optional.empty()));
+    Exploration fallback = Explorer.exploreReduced(p3, "<test>", new Explorer.Options(50_000, true, true, Optional.empty()));
     assertThat(fallback.reduced()).isFalse();
   }
 
