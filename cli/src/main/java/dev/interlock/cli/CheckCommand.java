@@ -185,7 +185,7 @@ final class CheckCommand implements Callable<Integer> {
       CheckReport r;
       try {
         any = design.anyRoles().isEmpty() ? null
-            : AnyChecker.check(d, design.anyRoles(), upTo, source, checkerOptions, Parameterized.Limits.defaults());
+            : AnyChecker.check(d, design.anyRoles(), upTo, source, checkerOptions, Parameterized.Limits.defaults(), status);
         r = any != null ? any.report() : Checker.check(d, source, checkerOptions, status);
       } catch (OutOfMemoryError e) {
         throw new CliError("out of Java heap: lower --max-states, or give Java more memory (INTERLOCK_JAVA_OPTS=-Xmx16g)");

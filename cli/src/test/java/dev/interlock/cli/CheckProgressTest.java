@@ -147,6 +147,24 @@ class CheckProgressTest {
     assertThat(withoutJson).isEqualTo(withJson);
   }
 
+  /** `--threads ROLE=any`: each exhaustive search of the bounded part prints progress lines naming its count. */
+  @Test
+  void anyThreadsPrintsProgressForEachBoundedSearch() {
+    // head at 1..6 workers: several seconds on two cores, the last searches at 5 and 6 workers most of it
+    long start = System.nanoTime();
+    CliTest.Run r = run("check", "designs/cuzk/head.design", "--threads", "gpu_worker=any", "--progress",
+        "--progress-interval", "0.1");
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertThat(r.status()).as(r.describe()).isEqualTo(2); // UNKNOWN: async allocations
+    assertThat(r.out()).contains("no violation up to 6");
+    List<String> progress = r.errLines().stream().filter(l -> l.startsWith("progress")).toList();
+    if (seconds > 3.0) {
+      assertThat(progress).as("progress lines in %.1f s", seconds)
+          .anyMatch(l -> l.matches("progress  [0-9.]+ s, gpu_worker=[0-9] \\(the checked counts\\): depth [0-9]+, [0-9]+ states, .*"));
+    }
+    assertThat(r.errLines()).allMatch(l -> l.startsWith("progress"), "stderr has progress lines only");
+  }
+
   @Test
   void badProgressAndRandomThreadOptionsAreInputErrors() {
     for (String[] bad : List.of(

@@ -2,6 +2,7 @@ package dev.interlock.model.param;
 
 import dev.interlock.model.check.CheckReport;
 import dev.interlock.model.check.Checker;
+import dev.interlock.model.check.SearchListener;
 import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
@@ -27,6 +28,12 @@ public final class AnyChecker {
   /** Checks {@code design} for every number of threads of {@code anyRoles}; their counts in {@code design} are ignored. */
   public static AnyReport check(Design design, List<String> anyRoles, int boundedUpTo, String source,
       Checker.Options options, Parameterized.Limits limits) {
+    return check(design, anyRoles, boundedUpTo, source, options, limits, SearchListener.NONE);
+  }
+
+  /** As above, telling {@code listener} how far each exhaustive search of the bounded part is (progress lines). */
+  public static AnyReport check(Design design, List<String> anyRoles, int boundedUpTo, String source,
+      Checker.Options options, Parameterized.Limits limits, SearchListener listener) {
     if (boundedUpTo < 1) {
       throw new IllegalArgumentException("the bound needs at least 1 thread, got " + boundedUpTo);
     }
@@ -55,11 +62,11 @@ public final class AnyChecker {
     CheckReport last = null;
     for (int[] v : vectors) {
       Design at = design.withThreadCounts(v);
-      CheckReport r = Checker.check(at, source, one);
+      CheckReport r = Checker.check(at, source, one, listener);
       searched++;
       if (r.verdict() instanceof Verdict.Unsafe) {
         double seconds = (System.nanoTime() - start) / 1e9;
-        CheckReport shown = Checker.check(at, source, options);
+        CheckReport shown = Checker.check(at, source, options, listener);
         return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), boundedUpTo,
             searched, seconds);
       }
