@@ -246,8 +246,8 @@ public final class Model {
    * <ul>
    *   <li>a {@code cpu} interval's begin or end;
    *   <li>a kernel's begin when no body has {@code sync} (which waits on every thread's kernel) and no other thread of
-   *       the worker allocates or frees a buffer it uses; its end when, besides, no step allocates asynchronously (the
-   *       end synchronizes the stream, which settles and releases pool bytes);
+   *       the worker allocates or frees a buffer it uses; its end (which reads no buffer) when no body has {@code sync}
+   *       and no step allocates asynchronously (the end synchronizes the stream, which settles and releases pool bytes);
    *   <li>{@code unlock}, {@code signal}, and {@code wait} once its event is set;
    *   <li>{@code spawn T} and {@code join T} (once T's last instance is done) when no other running thread of the frame
    *       spawns or joins T, itself or through its tasks;
