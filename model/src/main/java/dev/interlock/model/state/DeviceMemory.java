@@ -158,11 +158,9 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
       throw new IllegalArgumentException(bytes + " bytes fit beside " + live + " live bytes: the allocation does not fail");
     }
     if (async) {
-      long[] c = cached.clone();
-      c[stream] += vram - live - cachedTotal();
       // measured: then the pool releases down to its threshold as at a device synchronization, other streams'
       // unsynchronized frees included
-      return new DeviceMemory(vram, threshold, live, liveAsync, c, c).synchronizeDevice();
+      return grownByFailedAsyncAlloc(stream).synchronizeDevice();
     }
     long[] c = cached.clone();
     long[] st = settled.clone();
@@ -235,11 +233,16 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
       return false;
     }
     if (!fits(vram, live, bytes)) {
-      long[] c = cached.clone();
-      c[stream] += vram - live - cachedTotal();
-      return release(c, total(c) - keepable());
+      return grownByFailedAsyncAlloc(stream).synchronizeBreaksTie();
     }
     return take(cached.clone(), settled.clone(), stream, bytes);
+  }
+
+  /** The device as a failed async alloc on stream s leaves the pool before it releases: grown by all the free heap. */
+  private DeviceMemory grownByFailedAsyncAlloc(int stream) {
+    long[] c = cached.clone();
+    c[stream] += vram - live - cachedTotal();
+    return new DeviceMemory(vram, threshold, live, liveAsync, c, c);
   }
 
   /** The device after stream s synchronized: cudaStreamSynchronize, or the host learning that its kernel ended. */

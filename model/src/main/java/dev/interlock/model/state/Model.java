@@ -260,13 +260,13 @@ public final class Model {
    */
   public boolean localStep(long[] s, int t, boolean[] visible) {
     t = threadOf(t);
+    if (done(s, t)) {
+      return false;
+    }
     WorkerLayout l = layout(t);
     int base = baseOf(t);
     int p = posOfThread[t];
     WorkerLayout.Slot x = l.slots[p];
-    if (p == 0 ? l.job.get(s, base) == l.jobs : x.status.get(s, base) != RUNNING) {
-      return false;
-    }
     Code c = x.code;
     int pc = (int) x.pc.get(s, base);
     if (c.next[pc] >= c.length && l.kept.length != 0) {
@@ -318,15 +318,11 @@ public final class Model {
       return false;
     }
     int t = threadOf(move);
-    WorkerLayout l = layout(t);
-    int base = baseOf(t);
-    int p = posOfThread[t];
-    WorkerLayout.Slot x = l.slots[p];
-    if (p == 0 ? l.job.get(s, base) == l.jobs : x.status.get(s, base) != RUNNING) {
+    if (done(s, t)) {
       return false;
     }
-    Code c = x.code;
-    int pc = (int) x.pc.get(s, base);
+    Code c = slot(t).code;
+    int pc = (int) slot(t).pc.get(s, baseOf(t));
     return switch (c.op[pc]) {
       case Code.OP_ALLOC -> {
         Streams st = streams(s);
