@@ -29,18 +29,21 @@ final class AnyOutput {
     return a.verdict().label();
   }
 
-  /** The lines after the verdict: what the coverability analysis and the bounded search did. */
+  /** The lines after the verdict: what the parameterized analysis (coverability or isolation) and the bounded search did. */
   static void text(PrintWriter out, AnyReport a) {
     if (a.answer() instanceof ParamAnswer.Decided d) {
       out.printf(Locale.ROOT, "coverage  %d local states of one worker, %d shared states; backward search: %d basis"
           + " elements, %d expanded, %.3f s%n", d.localStates(), d.sharedStates(), d.basisElements(), d.iterations(),
           d.seconds());
-      if (!(a.verdict() instanceof Verdict.Safe)) {
-        out.printf(Locale.ROOT, "          safe for every number: %s%n",
-            a.safeForAllN().isEmpty() ? "none proved" : String.join(", ", a.safeForAllN().stream().map(Enum::name).toList()));
-      }
+    } else if (a.answer() instanceof ParamAnswer.Isolated i) {
+      out.printf(Locale.ROOT, "isolated  %s isolates every worker's device memory; %d states of one worker alone, %.3f s%n",
+          i.mutex(), i.states(), i.seconds());
     } else {
       out.printf(Locale.ROOT, "coverage  not decided: %s%n", ((ParamAnswer.Unknown) a.answer()).reason());
+    }
+    if (a.answer() instanceof ParamAnswer.Proved && !(a.verdict() instanceof Verdict.Safe)) {
+      out.printf(Locale.ROOT, "          safe for every number: %s%n",
+          a.safeForAllN().isEmpty() ? "none proved" : String.join(", ", a.safeForAllN().stream().map(Enum::name).toList()));
     }
     out.printf(Locale.ROOT, "bounded   %d configurations up to %d %s threads, in order of total threads, %.3f s%n",
         a.boundedConfigs(), a.boundedUpTo(), String.join(" and ", a.anyRoles()), a.boundedSeconds());
@@ -64,6 +67,11 @@ final class AnyOutput {
     m.put("coverability_basis_elements", d == null ? null : d.basisElements());
     m.put("coverability_expanded_elements", d == null ? null : d.iterations());
     m.put("coverability_seconds", d == null ? null : Json.seconds(d.seconds()));
+    ParamAnswer.Isolated i = a.answer() instanceof ParamAnswer.Isolated x ? x : null;
+    m.put("parameterized_method", d != null ? "coverability" : i != null ? "isolation" : null);
+    m.put("isolation_mutex", i == null ? null : i.mutex());
+    m.put("isolation_states", i == null ? null : i.states());
+    m.put("isolation_seconds", i == null ? null : Json.seconds(i.seconds()));
   }
 
   /** The check's parameters with each any role's count written {@code any}. */

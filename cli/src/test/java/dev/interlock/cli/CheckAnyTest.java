@@ -51,14 +51,36 @@ class CheckAnyTest {
 
   @Test
   @SuppressWarnings("unchecked")
-  void aDesignWithSyncIsUnknownWithTheReasonAndExitsAsALimit() {
-    CliTest.Run r = run("check", design("cuzk/phase11"), "--threads", "gpu_worker=any", "--jobs", "gpu_worker=1",
-        "--bounded-up-to", "1", "--json");
+  void aDesignOutsideBothMethodsIsUnknownWithTheReasonsAndExitsAsALimit() {
+    // phase 10 pre-stages outside compute_mtx and keeps its buffers live after unlocking mem_mtx
+    CliTest.Run r = run("check", design("cuzk/phase10"), "--threads", "gpu_worker=any", "--bounded-up-to", "1", "--json");
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
-    assertThat((String) m.get("unknown_reason")).contains("'sync'").contains("'if free");
-    assertThat(m).containsEntry("safe_for_all_n", List.of()).containsEntry("coverability_basis_elements", null);
-    assertThat(m.get("verdict")).isNotEqualTo("SAFE");
-    assertThat(r.status()).isEqualTo("UNKNOWN".equals(m.get("verdict")) ? 2 : 1);
+    assertThat((String) m.get("unknown_reason")).contains("'sync'").contains("'if free")
+        .contains("no mutex isolates device memory; mem_mtx: gpu_worker's worker keeps 12GiB live")
+        .contains("compute_mtx: 'sync' runs while gpu_worker's worker does not hold compute_mtx");
+    assertThat(m).containsEntry("safe_for_all_n", List.of()).containsEntry("coverability_basis_elements", null)
+        .containsEntry("parameterized_method", null).containsEntry("isolation_mutex", null);
+    assertThat(m).containsEntry("verdict", "UNKNOWN");
+    assertThat(r.status()).isEqualTo(2);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void headIsSafeForEveryNumberBecauseGpuMtxIsolatesTheWorkersMemory() {
+    CliTest.Run r = run("check", design("cuzk/head"), "--threads", "gpu_worker=any", "--bounded-up-to", "3", "--json");
+    assertThat(r.status()).as(r.describe()).isZero();
+    Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
+    assertThat(m).containsEntry("verdict", "SAFE").containsEntry("parameterized_method", "isolation")
+        .containsEntry("isolation_mutex", "gpu_mtx").containsEntry("unknown_reason", null)
+        .containsEntry("coverability_local_states", null)
+        .containsEntry("safe_for_all_n", List.of("OOM", "SWALLOWED_OOM", "USE_AFTER_FREE", "BAD_FREE", "UNLOCK_NOT_HELD", "RELEASE_EXCESS"));
+    assertThat((Long) m.get("isolation_states")).isPositive();
+    assertThat(m).containsKey("isolation_seconds");
+    CliTest.Run text = run("check", design("cuzk/phase11"), "--threads", "gpu_worker=any", "--bounded-up-to", "2");
+    assertThat(text.status()).as(text.describe()).isEqualTo(1);
+    assertThat(text.out()).contains("verdict   SWALLOWED_OOM").contains("minimal   gpu_worker=1")
+        .contains("isolated  gpu_mtx isolates every worker's device memory")
+        .contains("safe for every number: OOM, USE_AFTER_FREE, BAD_FREE, UNLOCK_NOT_HELD, RELEASE_EXCESS");
   }
 
   @Test

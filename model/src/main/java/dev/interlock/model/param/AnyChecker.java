@@ -45,7 +45,7 @@ public final class AnyChecker {
     }
     ParamAnswer answer = Parameterized.analyze(design, anyRoles, limits);
     List<int[]> fromAnalysis = new ArrayList<>();
-    if (answer instanceof ParamAnswer.Decided d) {
+    if (answer instanceof ParamAnswer.Proved d) {
       d.minimal().values().forEach(m -> m.ifPresent(c -> fromAnalysis.add(counts(design, c))));
     }
     List<int[]> vectors = new ArrayList<>(box(design, anyRoles, boundedUpTo));
@@ -75,7 +75,7 @@ public final class AnyChecker {
       }
       boolean analysed = fromAnalysis.stream().anyMatch(u -> Arrays.equals(u, v));
       if (analysed && limit == null) {
-        throw new IllegalStateException("coverability says " + Arrays.toString(v) + " threads violate "
+        throw new IllegalStateException("the parameterized analysis says " + Arrays.toString(v) + " threads violate "
             + design.name() + ", but the exhaustive search there finds nothing");
       }
       last = r; // the vectors come by total: the last is the largest

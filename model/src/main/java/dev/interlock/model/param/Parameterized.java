@@ -15,7 +15,9 @@ import java.util.Set;
 
 /**
  * Decides the upward-closed violation kinds for every number of threads of the {@code any} roles: the counter
- * abstraction ({@link LocalSystem}, {@link SharedStates}), then backward coverability per kind ({@link Coverability}).
+ * abstraction ({@link LocalSystem}, {@link SharedStates}), then backward coverability per kind ({@link Coverability}),
+ * for designs in its fragment ({@link Fragment}); for the others, memory isolation by one mutex
+ * ({@link MemoryIsolation}).
  */
 public final class Parameterized {
   /** The kinds whose violating configurations are upward-closed: one worker's local state (and live bytes) shows them. */
@@ -39,7 +41,14 @@ public final class Parameterized {
     long start = System.nanoTime();
     Optional<String> outside = Fragment.outside(design);
     if (outside.isPresent()) {
-      return new ParamAnswer.Unknown(outside.get());
+      ParamAnswer isolated;
+      try {
+        isolated = MemoryIsolation.analyze(design, anyRoles, limits.localStates(), EnumSet.allOf(MemoryIsolation.Condition.class));
+      } catch (SharedStates.TooLarge e) {
+        isolated = new ParamAnswer.Unknown(e.getMessage());
+      }
+      return isolated instanceof ParamAnswer.Unknown u ? new ParamAnswer.Unknown(outside.get() + "; and " + u.reason())
+          : isolated;
     }
     SharedStates shared;
     LocalSystem local;
@@ -119,7 +128,7 @@ public final class Parameterized {
   /** The kinds {@code answer} proves unreachable for every number of threads, in declaration order. */
   public static List<ViolationKind> safeForAll(ParamAnswer answer) {
     List<ViolationKind> out = new ArrayList<>();
-    if (answer instanceof ParamAnswer.Decided d) {
+    if (answer instanceof ParamAnswer.Proved d) {
       UPWARD.forEach(k -> {
         if (d.minimal().get(k).isEmpty()) {
           out.add(k);

@@ -117,6 +117,23 @@ public record DeviceMemory(long vram, long threshold, long live, long liveAsync,
     return total;
   }
 
+  /** Bytes freed asynchronously on any stream that no synchronization has seen yet (cached but not settled). */
+  public long pendingTotal() {
+    long total = 0;
+    for (int i = 0; i < cached.length; i++) {
+      total += cached[i] - settled[i];
+    }
+    return total;
+  }
+
+  /**
+   * Whether a device synchronization now (or the release after a failed async alloc) would release every cached byte,
+   * whatever the streams cache: the pool may keep nothing, its threshold being no more than the live async bytes.
+   */
+  public boolean synchronizeReleasesAll() {
+    return keepable() == 0;
+  }
+
   /** What cudaMemGetInfo reports as used: live plus cached bytes. */
   public long used() {
     return live + cachedTotal();

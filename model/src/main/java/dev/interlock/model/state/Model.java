@@ -444,6 +444,18 @@ public final class Model {
     return s[LIVE];
   }
 
+  /**
+   * Bytes thread t's stream (or move t's thread's) freed asynchronously that no synchronization has seen yet: its
+   * pending bytes (see {@link DeviceMemory}); 0 without a pool.
+   */
+  public long pending(long[] s, int move) {
+    if (cacheUnit == 0) {
+      return 0;
+    }
+    int t = threadOf(move);
+    return (slot(t).cache.get(s, baseOf(t)) - slot(t).settled.get(s, baseOf(t))) * cacheUnit;
+  }
+
   /** Bytes the memory pool keeps cached after async frees. */
   public long cached(long[] s) {
     return cacheUnit == 0 ? 0 : s[CACHE];

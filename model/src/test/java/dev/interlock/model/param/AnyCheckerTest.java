@@ -141,12 +141,25 @@ class AnyCheckerTest {
   }
 
   @Test
-  void cuzkPhase11UsesSyncAndIfFreeSoItsAnswerIsUnknown() {
+  void cuzkPhase11IsOutsideTheFragmentButIsolatedSoItsSwallowedOomShowsWithOneWorkerAndNothingElseForAnyNumber() {
     Design d = TestDesigns.shipped("cuzk/phase11").withJobs("gpu_worker", 1);
-    AnyReport r = AnyChecker.check(d, GPU, 1, "designs/cuzk/phase11.design", OPTIONS, Parameterized.Limits.defaults());
+    AnyReport r = AnyChecker.check(d, GPU, 2, "designs/cuzk/phase11.design", OPTIONS, Parameterized.Limits.defaults());
+    assertThat(r.answer()).isInstanceOf(ParamAnswer.Isolated.class);
+    assertThat(((ParamAnswer.Isolated) r.answer()).mutex()).isEqualTo("gpu_mtx");
+    assertThat(r.verdict().label()).isEqualTo("SWALLOWED_OOM");
+    assertThat(r.report().threads()).isEqualTo(Map.of("gpu_worker", 1));
+    assertThat(r.safeForAllN()).containsExactly(ViolationKind.OOM, ViolationKind.USE_AFTER_FREE, ViolationKind.BAD_FREE,
+        ViolationKind.UNLOCK_NOT_HELD, ViolationKind.RELEASE_EXCESS);
+  }
+
+  @Test
+  void cuzkPhase10IsOutsideBothMethodsSoOnlyTheBoundedSearchAnswers() {
+    Design d = TestDesigns.shipped("cuzk/phase10").withJobs("gpu_worker", 1);
+    AnyReport r = AnyChecker.check(d, GPU, 1, "designs/cuzk/phase10.design", OPTIONS, Parameterized.Limits.defaults());
     String reason = ((ParamAnswer.Unknown) r.answer()).reason();
-    assertThat(reason).contains("'sync'").contains("'if free");
-    assertThat(r.verdict()).isNotEqualTo(new Verdict.Safe());
+    assertThat(reason).contains("'sync'").contains("'if free").contains("no mutex isolates device memory");
+    assertThat(r.verdict()).isEqualTo(new Verdict.Unknown(reason));
+    assertThat(check(d).verdict().label()).as("from 2 workers").isEqualTo("OOM");
   }
 
   @Test
