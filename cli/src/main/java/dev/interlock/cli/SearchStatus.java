@@ -29,9 +29,17 @@ final class SearchStatus implements SearchListener {
   /** Random schedules run so far. */
   private record Random(long run, long transitions) {}
 
+  /** The parameterized analysis of --threads ROLE=any, before its searches. */
+  private record Analysis(String stage, long elements, long expanded) {
+    String label() {
+      return stage + ": " + elements + " elements, " + expanded + " expanded";
+    }
+  }
+
   private final long startNanos = System.nanoTime();
   private volatile Search search;
   private volatile Random random;
+  private volatile Analysis analysis;
   /** The figures of the last progress line, for the rate over the interval since it (progress thread only). */
   private Search lastSearch;
   private long lastRun;
@@ -53,6 +61,11 @@ final class SearchStatus implements SearchListener {
   @Override
   public void schedules(long run, long transitions) {
     random = new Random(run, transitions);
+  }
+
+  @Override
+  public void analysis(String stage, long elements, long expanded) {
+    analysis = new Analysis(stage, elements, expanded);
   }
 
   /** Seconds since the check began. */
@@ -81,6 +94,8 @@ final class SearchStatus implements SearchListener {
       what = String.format(Locale.ROOT, "%s: depth %d, %d states, %.0f states/s, queue %d", s.label(), s.depth(), s.states(),
           rate, s.queue());
       lastSearch = s;
+    } else if (analysis != null) {
+      what = "analysis for every number of threads, " + analysis.label();
     } else {
       what = "starting";
     }
@@ -100,6 +115,8 @@ final class SearchStatus implements SearchListener {
     } else if (s != null) {
       what = String.format(Locale.ROOT, "searching %s: depth %d, %d states, %d transitions", s.label(), s.depth(), s.states(),
           s.transitions());
+    } else if (analysis != null) {
+      what = "no search had started; the analysis for every number of threads was at " + analysis.label();
     } else {
       what = "no search had started";
     }

@@ -52,8 +52,10 @@ class CheckAnyTest {
   @Test
   @SuppressWarnings("unchecked")
   void aDesignOutsideBothMethodsIsUnknownWithTheReasonsAndExitsAsALimit() {
-    // phase 10 pre-stages outside compute_mtx and keeps its buffers live after unlocking mem_mtx
-    CliTest.Run r = run("check", design("cuzk/phase10"), "--threads", "gpu_worker=any", "--bounded-up-to", "1", "--json");
+    // phase 10 pre-stages outside compute_mtx and keeps its buffers live after unlocking mem_mtx; on a card this large
+    // nothing fails, and the bounded search goes on past 1 until a search passes --max-states
+    CliTest.Run r = run("check", design("cuzk/phase10"), "--threads", "gpu_worker=any", "--bounded-up-to", "1",
+        "--vram", "1024GiB", "--max-states", "20000", "--json");
     Map<String, Object> m = (Map<String, Object>) parseJson(r.out());
     assertThat((String) m.get("unknown_reason")).contains("'sync'").contains("'if free")
         .contains("no mutex isolates device memory; mem_mtx: gpu_worker's worker keeps 12GiB live")
@@ -61,7 +63,11 @@ class CheckAnyTest {
     assertThat(m).containsEntry("safe_for_all_n", List.of()).containsEntry("coverability_basis_elements", null)
         .containsEntry("parameterized_method", null).containsEntry("isolation_mutex", null);
     assertThat(m).containsEntry("verdict", "UNKNOWN");
+    assertThat((Long) m.get("bounded_up_to")).as("past the bound given").isGreaterThan(1);
     assertThat(r.status()).isEqualTo(2);
+    CliTest.Run at16 = run("check", design("cuzk/phase10"), "--threads", "gpu_worker=any", "--bounded-up-to", "1");
+    assertThat(at16.status()).as(at16.describe()).isEqualTo(1);
+    assertThat(at16.out()).contains("verdict   OOM").contains("minimal   gpu_worker=2").contains("up to 2 gpu_worker threads");
   }
 
   @Test

@@ -37,4 +37,13 @@ public interface SearchListener {
    * @param transitions their transitions
    */
   default void schedules(long run, long transitions) {}
+
+  /**
+   * Where the parameterized analysis of {@code --threads ROLE=any} is, before its bounded searches: called as it goes.
+   *
+   * @param stage    what it does now, in words ("backward search for OOM")
+   * @param elements basis elements (or, for memory isolation, states of one worker alone) so far
+   * @param expanded elements expanded so far (for memory isolation, the same as elements)
+   */
+  default void analysis(String stage, long elements, long expanded) {}
 }

@@ -20,9 +20,18 @@ import java.util.Optional;
  * <p>The thread-count vectors of the bounded box and the fewest counts the coverability analysis gives are searched in
  * order of total threads (then role order), each until its first violation; the first vector that violates is checked
  * again by {@link Checker#check} with the caller's options, whose report is the answer. A vector the analysis says
- * violates but whose search finds nothing is a bug of one of them and is thrown.
+ * violates but whose search finds nothing is a bug of one of them and is thrown. When the analysis is undecided and
+ * one role is {@code any}, the bounded search goes on past K one thread at a time within {@link #EXTENSION_STATES}.
  */
 public final class AnyChecker {
+  /**
+   * States in all that the bounded search may spend past K when the parameterized analysis is undecided (one
+   * {@code any} role): a budget of states, not of time, so that every machine gives the same answer.
+   */
+  public static final long EXTENSION_STATES = 1_000_000;
+  /** Threads past which the bounded search never goes on, whatever its budget. */
+  public static final int EXTENSION_MAX_THREADS = 64;
+
   private AnyChecker() {}
 
   /** Checks {@code design} for every number of threads of {@code anyRoles}; their counts in {@code design} are ignored. */
@@ -43,7 +52,7 @@ public final class AnyChecker {
     for (String r : anyRoles) {
       design.role(r).orElseThrow(() -> new IllegalArgumentException("no role " + r + " in design " + design.name()));
     }
-    ParamAnswer answer = Parameterized.analyze(design, anyRoles, limits);
+    ParamAnswer answer = Parameterized.analyze(design, anyRoles, limits, listener);
     List<int[]> fromAnalysis = new ArrayList<>();
     if (answer instanceof ParamAnswer.Proved d) {
       d.minimal().values().forEach(m -> m.ifPresent(c -> fromAnalysis.add(counts(design, c))));
@@ -80,14 +89,50 @@ public final class AnyChecker {
       }
       last = r; // the vectors come by total: the last is the largest
     }
+    int upTo = boundedUpTo;
+    if (answer instanceof ParamAnswer.Unknown && limit == null && anyRoles.size() == 1) {
+      // undecided for every number: go on one thread at a time while the searches stay within their budget of states
+      int role = roleIndex(design, anyRoles.get(0));
+      int[] v = vectors.get(vectors.size() - 1).clone();
+      long budget = EXTENSION_STATES;
+      for (int n = boundedUpTo + 1; n <= EXTENSION_MAX_THREADS && budget > 0; n++) {
+        v[role] = n;
+        Design at = design.withThreadCounts(v);
+        Checker.Options within = new Checker.Options(Math.min(options.maxStates(), budget), Optional.empty(), false,
+            options.symmetry(), false);
+        CheckReport r = Checker.check(at, source, within, listener);
+        if (r.verdict() instanceof Verdict.LimitReached) {
+          break; // past the budget: n is not searched
+        }
+        searched++;
+        budget -= r.search().states();
+        if (r.verdict() instanceof Verdict.Unsafe) {
+          double seconds = (System.nanoTime() - start) / 1e9;
+          CheckReport shown = Checker.check(at, source, options, listener);
+          return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), n, searched,
+              seconds);
+        }
+        upTo = n;
+        last = r;
+      }
+    }
     double seconds = (System.nanoTime() - start) / 1e9;
     Verdict verdict = limit != null ? limit
         : answer instanceof ParamAnswer.Unknown u ? new Verdict.Unknown(u.reason()) : new Verdict.Safe();
     CheckReport shown = verdict instanceof Verdict.Safe ? last
         : new CheckReport(last.design(), verdict, Optional.empty(), Optional.empty(), last.search(), last.smallerConfigs(),
             last.minimizeSeconds(), List.of(), last.stoppedSearches());
-    return new AnyReport(shown, verdict, answer, anyRoles, Parameterized.safeForAll(answer), boundedUpTo, searched,
+    return new AnyReport(shown, verdict, answer, anyRoles, Parameterized.safeForAll(answer), upTo, searched,
         seconds);
+  }
+
+  private static int roleIndex(Design design, String role) {
+    for (int r = 0; r < design.roles().size(); r++) {
+      if (design.roles().get(r).name().equals(role)) {
+        return r;
+      }
+    }
+    throw new IllegalArgumentException("no role " + role);
   }
 
   /** Per role in design order, the count of {@code counts}. */

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param answer         what the counter abstraction decided
  * @param anyRoles       the roles whose every number of threads the answer is about
  * @param safeForAllN    the upward-closed kinds no number of threads reaches
- * @param boundedUpTo    threads per {@code any} role of the bounded search (DEADLOCK and LEAK)
+ * @param boundedUpTo    threads per {@code any} role up to which the bounded search went: K, or more when the
+ *                       analysis was undecided and it went on past K (AnyChecker#EXTENSION_STATES)
  * @param boundedConfigs configurations the bounded search went through
  * @param boundedSeconds its wall time
  */

@@ -1,5 +1,6 @@
 package dev.interlock.model.param;
 
+import dev.interlock.model.check.SearchListener;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -30,6 +31,8 @@ final class Coverability {
   private final long deadline;
   /** Per target shared state: the moves into it, each with the shared state it leaves. */
   private final List<List<SharedMove>> into;
+  /** The most live bytes the workers hold in any reached configuration, resident ones left out ({@link #liveBound}). */
+  private final long maxLive;
 
   private record SharedMove(LocalSystem.Move move, int fromShared) {}
 
@@ -39,6 +42,7 @@ final class Coverability {
     this.local = local;
     this.shared = shared;
     this.maxElements = maxElements;
+    maxLive = Math.min(local.liveLimit(), liveBound());
     into = new ArrayList<>();
     for (int g = 0; g < shared.count(); g++) {
       into.add(new ArrayList<>());
@@ -54,7 +58,7 @@ final class Coverability {
   }
 
   /** The basis, per shared state, of the configurations from which some of {@code targets} (local state, live bytes) is coverable. */
-  Result run(List<LocalSystem.Poised> targets) {
+  Result run(List<LocalSystem.Poised> targets, String stage, SearchListener listener) {
     long start = System.nanoTime();
     Bases bases = new Bases();
     for (LocalSystem.Poised p : targets) {
@@ -80,8 +84,12 @@ final class Coverability {
       if (bases.size > maxElements) {
         throw new SharedStates.TooLarge("the backward search passed " + maxElements + " basis elements");
       }
-      if ((iterations & 255) == 0 && System.nanoTime() > deadline) {
+      // every iteration: one can take long once the basis is large (each addition compares with the whole basis)
+      if (System.nanoTime() > deadline) {
         throw new SharedStates.TooLarge("the backward search ran out of time at " + bases.size + " basis elements");
+      }
+      if ((iterations & 63) == 0) {
+        listener.analysis(stage, bases.size, iterations);
       }
     }
     return new Result(bases.basis, new Stats(bases.size, iterations, (System.nanoTime() - start) / 1e9));
@@ -167,7 +175,58 @@ final class Coverability {
         return false;
       }
     }
-    return Math.max(liveBytes, v.get(Vec.LIVE)) <= local.liveLimit();
+    return Math.max(liveBytes, v.get(Vec.LIVE)) <= maxLive;
+  }
+
+  /**
+   * An upper bound of the workers' live bytes (resident ones left out) in every reached configuration, from the
+   * resources that bound how many workers can be where they hold bytes: each local state with live bytes is charged to
+   * a mutex it holds (one holder), the permits it holds (at most the initial ones in all), or its role's fixed count.
+   * Summed over the resources, capacity times the most bytes per unit of any state holding it bounds the sum over the
+   * workers. {@code Long.MAX_VALUE} when some state of an {@code any} role holds bytes and none of these.
+   */
+  private long liveBound() {
+    double[] perMutex = new double[Long.SIZE];
+    double[] perPermit = new double[local.permitKinds()];
+    double[] perRole = new double[workers.length];
+    for (int l = 0; l < local.size(); l++) {
+      long live = local.live(l);
+      if (live <= 0) {
+        continue;
+      }
+      boolean charged = false;
+      for (long m = local.mutexes(l); m != 0; m &= m - 1) {
+        int i = Long.numberOfTrailingZeros(m);
+        perMutex[i] = Math.max(perMutex[i], live);
+        charged = true;
+      }
+      for (int k = 0; k < perPermit.length; k++) {
+        long p = local.permits(l, k);
+        if (p > 0) {
+          perPermit[k] = Math.max(perPermit[k], live / (double) p);
+          charged = true;
+        }
+      }
+      int r = local.role(l);
+      if (workers[r] != Integer.MAX_VALUE) {
+        perRole[r] = Math.max(perRole[r], live);
+        charged = true;
+      }
+      if (!charged) {
+        return Long.MAX_VALUE;
+      }
+    }
+    double bound = 0;
+    for (double x : perMutex) {
+      bound += x;
+    }
+    for (int k = 0; k < perPermit.length; k++) {
+      bound += perPermit[k] * shared.permits(k);
+    }
+    for (int r = 0; r < perRole.length; r++) {
+      bound += perRole[r] * workers[r];
+    }
+    return bound >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(bound);
   }
 
   /** The basis per shared state, and statistics. */

@@ -1,5 +1,6 @@
 package dev.interlock.model.param;
 
+import dev.interlock.model.check.SearchListener;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
 import dev.interlock.model.state.ViolationKind;
@@ -27,7 +28,7 @@ public final class Parameterized {
   /** Sizes and the wall time past which the answer is UNKNOWN rather than a long wait. */
   public record Limits(int localStates, int sharedStates, long basisElements, double seconds) {
     public static Limits defaults() {
-      return new Limits(1_000_000, 1_000_000, 200_000, 60);
+      return new Limits(1_000_000, 1_000_000, 200_000, 40);
     }
   }
 
@@ -38,11 +39,17 @@ public final class Parameterized {
    * counts in {@code design}.
    */
   public static ParamAnswer analyze(Design design, List<String> anyRoles, Limits limits) {
+    return analyze(design, anyRoles, limits, SearchListener.NONE);
+  }
+
+  /** As above, telling {@code listener} where the analysis is (progress lines). */
+  public static ParamAnswer analyze(Design design, List<String> anyRoles, Limits limits, SearchListener listener) {
     long start = System.nanoTime();
     Optional<String> outside = Fragment.outside(design);
     if (outside.isPresent()) {
       ParamAnswer isolated;
       try {
+        listener.analysis("memory isolation: one worker alone", 0, 0);
         isolated = MemoryIsolation.analyze(design, anyRoles, limits.localStates(), EnumSet.allOf(MemoryIsolation.Condition.class));
       } catch (SharedStates.TooLarge e) {
         isolated = new ParamAnswer.Unknown(e.getMessage());
@@ -68,7 +75,7 @@ public final class Parameterized {
       List<LocalSystem.Poised> targets = local.poised().stream().filter(p -> p.kind() == k).toList();
       Coverability.Result r;
       try {
-        r = backward.run(targets);
+        r = backward.run(targets, "backward search for " + k, listener);
       } catch (SharedStates.TooLarge e) {
         return new ParamAnswer.Unknown(e.getMessage() + " for " + k);
       }

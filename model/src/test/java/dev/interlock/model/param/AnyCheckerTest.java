@@ -7,6 +7,7 @@ import dev.interlock.model.check.Checker;
 import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +126,7 @@ class AnyCheckerTest {
   void syncIsAZeroTestSoTheAnswerIsUnknownNeverSafe() {
     Design d = TestDesigns.parse("""
         design synced
-        vram 16GiB
+        vram 1024GiB
         role w x1 jobs 1
           alloc a 1GiB
           kernel k uses a
@@ -138,6 +139,7 @@ class AnyCheckerTest {
     assertThat(((Verdict.Unknown) r.verdict()).reason()).contains("'sync'").contains("zero test");
     assertThat(r.verdict().exitStatus()).isEqualTo(2);
     assertThat(r.safeForAllN()).isEmpty();
+    assertThat(r.boundedUpTo()).as("past 3, within the extension's budget").isGreaterThan(3);
   }
 
   @Test
@@ -153,13 +155,41 @@ class AnyCheckerTest {
   }
 
   @Test
-  void cuzkPhase10IsOutsideBothMethodsSoOnlyTheBoundedSearchAnswers() {
+  void cuzkPhase10IsOutsideBothMethodsSoOnlyTheBoundedSearchAnswersGoingOnPastItsBound() {
     Design d = TestDesigns.shipped("cuzk/phase10").withJobs("gpu_worker", 1);
     AnyReport r = AnyChecker.check(d, GPU, 1, "designs/cuzk/phase10.design", OPTIONS, Parameterized.Limits.defaults());
     String reason = ((ParamAnswer.Unknown) r.answer()).reason();
     assertThat(reason).contains("'sync'").contains("'if free").contains("no mutex isolates device memory");
-    assertThat(r.verdict()).isEqualTo(new Verdict.Unknown(reason));
-    assertThat(check(d).verdict().label()).as("from 2 workers").isEqualTo("OOM");
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.report().threads()).isEqualTo(Map.of("gpu_worker", 2));
+    assertThat(r.boundedUpTo()).isEqualTo(2);
+  }
+
+  @Test
+  void bytesHeldOnlyUnderPermitsAndAMutexAreBoundedSoReservationWithMsmTablesIsSafeForEveryNumber() {
+    // 4 permits x 129MiB staged + 32MiB scratch under compute_mtx: at most 548MiB beside 5GiB of tables in 6GiB
+    AnyReport r = check(TestDesigns.shipped("reservation-msm-tables"));
+    assertThat(r.verdict()).isEqualTo(new Verdict.Safe());
+    ParamAnswer.Decided d = (ParamAnswer.Decided) r.answer();
+    assertThat(d.basisElements()).as("no element needs fewer live bytes than the bound allows").isZero();
+  }
+
+  @Test
+  void anUndecidedAnalysisLetsTheBoundedSearchGoOnPastItsBoundAndFindElevenWorkersOom() {
+    // the backward search needs minutes for 11 workers of 1.5GiB; given a second, it gives up, and the bounded search
+    // goes on past 6 within its budget of states
+    Design d = TestDesigns.shipped("many-small");
+    AnyReport r = AnyChecker.check(d, List.of("w"), 6, "designs/many-small.design", OPTIONS,
+        new Parameterized.Limits(1_000_000, 1_000_000, 200_000, 1));
+    assertThat(r.answer()).isInstanceOf(ParamAnswer.Unknown.class);
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.report().threads()).isEqualTo(Map.of("w", 11));
+    assertThat(r.boundedUpTo()).isEqualTo(11);
+    assertThat(r.boundedConfigs()).isEqualTo(11);
+    AnyReport safe = AnyChecker.check(d.withVram(64 * Sizes.GIB), List.of("w"), 6, "<test>", OPTIONS,
+        new Parameterized.Limits(1_000_000, 1_000_000, 200_000, 1));
+    assertThat(safe.verdict()).isInstanceOf(Verdict.Unknown.class);
+    assertThat(safe.boundedUpTo()).as("as far as 1,000,000 states go").isBetween(7, 30);
   }
 
   @Test
