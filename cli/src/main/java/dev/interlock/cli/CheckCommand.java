@@ -201,8 +201,11 @@ final class CheckCommand implements Callable<Integer> {
    * prints its report unless the check was interrupted.
    */
   private int monitored(Function<SearchStatus, Report> search) {
-    SearchStatus status = new SearchStatus();
     PrintWriter err = spec.commandLine().getErr();
+    SearchStatus status = new SearchStatus(line -> {
+      err.println("interlock: " + line);
+      err.flush();
+    });
     boolean show = progress != null ? progress : System.console() != null;
     ProgressPrinter printer = show ? ProgressPrinter.start(status, err, progressInterval) : ProgressPrinter.none();
     try (Interruption interruption = new Interruption(() -> {

@@ -36,7 +36,14 @@ final class SearchStatus implements SearchListener {
     }
   }
 
+  /** The search's estimate of its whole size, made at the end of a level. */
+  private record Estimate(long states, long bytes, int depth, int totalDepth, boolean fits) {}
+
   private final long startNanos = System.nanoTime();
+  /** Where the one warning that a search will not fit goes (stderr), or nowhere. */
+  private final java.util.function.Consumer<String> warn;
+  private volatile Estimate estimate;
+  private boolean warned;
   private volatile Search search;
   private volatile Random random;
   private volatile Analysis analysis;
@@ -45,8 +52,19 @@ final class SearchStatus implements SearchListener {
   private long lastRun;
   private long lastNanos = startNanos;
 
+  /** A status that says nothing when a search will not fit. */
+  SearchStatus() {
+    this(line -> {});
+  }
+
+  /** A status that hands {@code warn} one line, once, when a search of the checked counts is estimated not to fit. */
+  SearchStatus(java.util.function.Consumer<String> warn) {
+    this.warn = warn;
+  }
+
   @Override
   public void configuration(Map<String, Integer> threads, boolean checked) {
+    estimate = null;
     search = new Search(Collections.unmodifiableMap(new LinkedHashMap<>(threads)), checked, System.nanoTime(), 0, 0, 0, 0);
   }
 
@@ -66,6 +84,28 @@ final class SearchStatus implements SearchListener {
   @Override
   public void analysis(String stage, long elements, long expanded) {
     analysis = new Analysis(stage, elements, expanded);
+  }
+
+  @Override
+  public void estimate(long states, long bytes, int depth, int totalDepth, boolean fits) {
+    estimate = new Estimate(states, bytes, depth, totalDepth, fits);
+    Search s = search;
+    boolean first;
+    synchronized (this) {
+      first = !fits && !warned && s != null && s.checked();
+      warned |= first;
+    }
+    if (first) {
+      warn.accept(String.format(Locale.ROOT, "this search looks too large to finish: about %s states (%d MiB of state"
+          + " store) estimated at depth %d of about %d, past its limits (--max-states, the heap); expect LIMIT. The"
+          + " estimate is rough (docs/cli.md); --threads ROLE=any, --random N or fewer workers may answer instead",
+          approximately(states), bytes / MIB, depth, totalDepth));
+    }
+  }
+
+  /** Two significant figures: 61,000,000 as 6.1e7. */
+  private static String approximately(long n) {
+    return n < 100_000 ? Long.toString(n) : String.format(Locale.ROOT, "%.1e", (double) n).replace("e+0", "e").replace("e+", "e");
   }
 
   /** Seconds since the check began. */
@@ -93,6 +133,11 @@ final class SearchStatus implements SearchListener {
       double rate = (s.states() - fromStates) / Math.max((now - fromNanos) / 1e9, 1e-9);
       what = String.format(Locale.ROOT, "%s: depth %d, %d states, %.0f states/s, queue %d", s.label(), s.depth(), s.states(),
           rate, s.queue());
+      Estimate e = estimate;
+      if (e != null) {
+        what += String.format(Locale.ROOT, ", about %s states estimated (depth about %d)", approximately(e.states()),
+            e.totalDepth());
+      }
       lastSearch = s;
     } else if (analysis != null) {
       what = "analysis for every number of threads, " + analysis.label();

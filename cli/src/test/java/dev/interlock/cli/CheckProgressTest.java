@@ -31,7 +31,8 @@ class CheckProgressTest {
   private static final String[] LONG_CHECK = {"check", design("single-lock"), "--threads", "gpu_worker=10", "--no-por"}; // long without reduction
 
   private static final Pattern PROGRESS = Pattern.compile(
-      "progress  [0-9.]+ s, gpu_worker=10 \\(the checked counts\\): depth ([0-9]+), ([0-9]+) states, [0-9]+ states/s, queue [0-9]+, heap [0-9]+ MiB used");
+      "progress  [0-9.]+ s, gpu_worker=10 \\(the checked counts\\): depth ([0-9]+), ([0-9]+) states, [0-9]+ states/s, queue [0-9]+(, about [0-9.e]+ states estimated \\(depth about [0-9]+\\))?, heap [0-9]+ MiB used");
+  private static final String TOO_LARGE = "interlock: this search looks too large to finish";
   private static final Pattern STATISTICS = Pattern.compile(
       "interlock: interrupted after [0-9.]+ s, no verdict: searching gpu_worker=10 \\(the checked counts\\): depth ([0-9]+), ([0-9]+) states, [0-9]+ transitions");
 
@@ -117,7 +118,8 @@ class CheckProgressTest {
         .containsEntry("checked_counts", true).doesNotContainKey("verdict");
     assertThat((String) m.get("error")).startsWith("interrupted after ");
     assertThat((Long) m.get("searched_states")).isGreaterThanOrEqualTo(r.statesBefore());
-    assertThat(r.err()).allMatch(l -> PROGRESS.matcher(l).matches(), "every stderr line is a progress line");
+    assertThat(r.err()).allMatch(l -> PROGRESS.matcher(l).matches() || l.startsWith(TOO_LARGE),
+        "every stderr line is a progress line, or the one estimate that the search will not fit");
   }
 
   @Test
@@ -163,6 +165,23 @@ class CheckProgressTest {
           .anyMatch(l -> l.matches("progress  [0-9.]+ s, gpu_worker=[0-9] \\(the checked counts\\): depth [0-9]+, [0-9]+ states, .*"));
     }
     assertThat(r.errLines()).allMatch(l -> l.startsWith("progress"), "stderr has progress lines only");
+  }
+
+  /** A search estimated past its limits says so once, early, on stderr; one that fits says nothing. */
+  @Test
+  void aSearchThatWillNotFitSaysSoWithItsEstimateBeforeItsLimit() {
+    // single-lock at 8 workers without POR stores 1,947,690 states; the estimate passes 200,000 at a fifth of its depth
+    CliTest.Run r = run("check", "designs/single-lock.design", "--threads", "gpu_worker=8", "--no-por", "--max-states",
+        "200000");
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.out()).contains("verdict   LIMIT");
+    List<String> warnings = r.errLines().stream().filter(l -> l.startsWith("interlock: this search looks too large")).toList();
+    assertThat(warnings).hasSize(1);
+    assertThat(warnings.get(0)).matches("interlock: this search looks too large to finish: about [0-9.]+e5 states \\([0-9]+ MiB"
+        + " of state store\\) estimated at depth [0-9]+ of about 224, past its limits .*");
+    CliTest.Run fits = run("check", "designs/single-lock.design", "--threads", "gpu_worker=8", "--no-por");
+    assertThat(fits.status()).as(fits.describe()).isZero();
+    assertThat(fits.err()).doesNotContain("too large");
   }
 
   @Test

@@ -393,6 +393,7 @@ public final class Explorer {
       return t;
     }) : null;
     listener.progress(depth, store.size(), transitions, store.size());
+    SearchSize size = listener == SearchListener.NONE ? null : SearchSize.of(model);
     try {
       search:
       while (levelStart < store.size()) {
@@ -440,6 +441,15 @@ public final class Explorer {
           depth++;
           if (levelStart < store.size()) {
             listener.progress(depth, store.size(), transitions, store.size() - levelStart);
+          }
+          if (size != null) {
+            java.util.OptionalLong estimate = size.level(depth, store.size());
+            if (estimate.isPresent()) {
+              long states = estimate.getAsLong();
+              long bytes = (long) (store.bytes() / (double) store.size() * states);
+              listener.estimate(states, bytes, depth, size.totalDepth(),
+                  states <= options.maxStates() && bytes <= options.maxMemory());
+            }
           }
         } catch (OutOfMemoryError e) {
           // the level's new states (the slices) are garbage now, the store is whole (it allocates before it adds)

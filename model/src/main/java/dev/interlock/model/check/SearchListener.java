@@ -46,4 +46,15 @@ public interface SearchListener {
    * @param expanded elements expanded so far (for memory isolation, the same as elements)
    */
   default void analysis(String stage, long elements, long expanded) {}
+
+  /**
+   * An estimate of the whole breadth-first search ({@link SearchSize}), made at the end of a level, once there is one.
+   *
+   * @param states     states it is expected to store in all
+   * @param bytes      their state store's bytes, at the bytes per state so far
+   * @param depth      the level just stored
+   * @param totalDepth the depth it is expected to reach
+   * @param fits       whether both are within the search's limits (--max-states, and the memory it may use)
+   */
+  default void estimate(long states, long bytes, int depth, int totalDepth, boolean fits) {}
 }
