@@ -309,14 +309,20 @@ class FallibleAllocTest {
   }
 
   @Test
-  void threadsAnyOnAHandledFailureIsUnknownWithTheReason() {
+  void threadsAnyOnAHandledFailureIsUndecidedWithTheReasonAndTheBoundedSearchGoesOnToTheOom() {
     Design d = TestDesigns.parse(PRESTAGE);
     AnyReport r = AnyChecker.check(d, List.of("gpu_worker"), 2, "<test>", OPTS, Parameterized.Limits.defaults());
     assertThat(r.answer()).isInstanceOf(ParamAnswer.Unknown.class);
-    assertThat(r.verdict()).isInstanceOf(Verdict.Unknown.class);
-    assertThat(((Verdict.Unknown) r.verdict()).reason()).contains("'alloc staged 10GiB' handles its failure (on oom)")
+    assertThat(((ParamAnswer.Unknown) r.answer()).reason()).contains("'alloc staged 10GiB' handles its failure (on oom)")
         .contains("downward-closed");
-    assertThat(r.verdict().exitStatus()).isEqualTo(2);
+    // past the bound of 2: the third worker's fallback 6GiB beside one worker's 10GiB and another's 6GiB
+    assertThat(r.verdict().label()).isEqualTo("OOM");
+    assertThat(r.report().threads()).isEqualTo(Map.of("gpu_worker", 3));
+    AnyReport within = AnyChecker.check(d, List.of("gpu_worker"), 2, "<test>", Checker.Options.defaults(100),
+        Parameterized.Limits.defaults());
+    // 84 states at 2 workers; the search at 3 passes 100 before its OOM
+    assertThat(within.verdict()).as("no room to go on past 2").isInstanceOf(Verdict.Unknown.class);
+    assertThat(within.verdict().exitStatus()).isEqualTo(2);
   }
 
   @Test
