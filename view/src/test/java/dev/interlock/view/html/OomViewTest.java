@@ -152,18 +152,22 @@ class OomViewTest {
     assertThat(lost.marks().get(0).oom()).isEqualTo(TraceView.Oom.UNKNOWN);
   }
 
-  /** An engine run past ignored failures: the model follows it, and each kernel that ran without d_temp is marked. */
+  /**
+   * An engine run past ignored failures: the model follows it, and each kernel that ran without d_temp is marked. At
+   * 16GiB whether a d_temp fails depends on the interleaving the free run took (each run is checked whichever it was);
+   * one worker alone at 10GiB always fails its d_temp, whatever the timing.
+   */
   @Test
   void aRunThatGoesOnPastAnIgnoredFailureIsFollowedAndMarked() {
     Design d = TestDesigns.shipped("oom-ignore");
-    int withFailure = 0;
-    for (int run = 0; run < 20 && withFailure < 3; run++) {
-      withFailure += oneRun(d);
+    for (int run = 0; run < 5; run++) {
+      oneRun(d);
     }
-    assertThat(withFailure).as("free runs with an ignored failure, of up to 20").isPositive();
+    assertThat(oneRun(d.withThreads("gpu_worker", 1).withVram(10 * Sizes.GIB))).as("3 + 8 GiB never fit in 10")
+        .isEqualTo(1);
   }
 
-  /** Checks one free run's view; 1 when an allocation failed and was ignored in it. */
+  /** Checks one free run's view; returns how many allocations failed and were ignored in it. */
   private static int oneRun(Design d) {
     RunReport r;
     try (SimulatedDevice dev = new SimulatedDevice(d.vram())) {
@@ -174,14 +178,14 @@ class OomViewTest {
     assertThat(v.marks()).hasSize(r.events().size());
     List<TraceView.Mark> ignored = v.marks().stream().filter(m -> m.oom() == TraceView.Oom.IGNORED).toList();
     List<TraceView.Mark> without = v.marks().stream().filter(m -> !m.without().isEmpty()).toList();
-    // two workers of 3 + 8 GiB on 16: whichever interleaving ran, each failed d_temp is followed by its kernel without it
+    // whichever interleaving ran, each failed d_temp is followed by its kernel without it
     assertThat(without).hasSameSizeAs(ignored);
     assertThat(without).allSatisfy(m -> assertThat(m.without()).containsExactly("d_temp"));
     if (!ignored.isEmpty()) {
       assertThat(v.highlight().orElseThrow().verdict()).isEqualTo("SWALLOWED_OOM");
       assertThat(v.highlight().orElseThrow().index()).isEqualTo(ignored.get(0).index());
     }
-    return ignored.isEmpty() ? 0 : 1;
+    return ignored.size();
   }
 
   static JsonNode data(String html) throws Exception {
