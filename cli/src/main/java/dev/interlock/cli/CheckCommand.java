@@ -203,7 +203,7 @@ final class CheckCommand implements Callable<Integer> {
   private int monitored(Function<SearchStatus, Report> search) {
     PrintWriter err = spec.commandLine().getErr();
     SearchStatus status = new SearchStatus(line -> {
-      err.println("interlock: " + line);
+      err.println("interlock: warning: " + line);
       err.flush();
     });
     boolean show = progress != null ? progress : System.console() != null;

@@ -96,10 +96,10 @@ final class SearchStatus implements SearchListener {
       warned |= first;
     }
     if (first) {
-      warn.accept(String.format(Locale.ROOT, "this search looks too large to finish: about %s states (%d MiB of state"
-          + " store) estimated at depth %d of about %d, past its limits (--max-states, the heap); expect LIMIT. The"
-          + " estimate is rough (docs/cli.md); --threads ROLE=any, --random N or fewer workers may answer instead",
-          approximately(states), bytes / MIB, depth, totalDepth));
+      warn.accept(String.format(Locale.ROOT, "this search looks too large to finish: about %s states%s estimated at"
+          + " depth %d of about %d, past its limits (--max-states, the heap); expect LIMIT. The estimate is rough"
+          + " (docs/cli.md); --threads ROLE=any, --random N or fewer workers may answer instead",
+          approximately(states), bytes < 0 ? "" : " (" + bytes / MIB + " MiB of state store)", depth, totalDepth));
     }
   }
 

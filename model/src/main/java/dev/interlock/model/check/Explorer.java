@@ -446,7 +446,8 @@ public final class Explorer {
             java.util.OptionalLong estimate = size.level(depth, store.size());
             if (estimate.isPresent()) {
               long states = estimate.getAsLong();
-              long bytes = (long) (store.bytes() / (double) store.size() * states);
+              // the bytes per state mean something once the store's preallocated tables are small beside it
+              long bytes = store.size() >= 1 << 20 ? (long) (store.bytes() / (double) store.size() * states) : -1;
               listener.estimate(states, bytes, depth, size.totalDepth(),
                   states <= options.maxStates() && bytes <= options.maxMemory());
             }

@@ -51,7 +51,8 @@ public interface SearchListener {
    * An estimate of the whole breadth-first search ({@link SearchSize}), made at the end of a level, once there is one.
    *
    * @param states     states it is expected to store in all
-   * @param bytes      their state store's bytes, at the bytes per state so far
+   * @param bytes      their state store's bytes, at the bytes per state so far; -1 while the store holds fewer than
+   *                   a million states (its preallocated tables would count for more than its states)
    * @param depth      the level just stored
    * @param totalDepth the depth it is expected to reach
    * @param fits       whether both are within the search's limits (--max-states, and the memory it may use)
