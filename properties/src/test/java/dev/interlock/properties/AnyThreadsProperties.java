@@ -19,6 +19,7 @@ import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
 import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
+import dev.interlock.properties.engine.Config;
 import dev.interlock.properties.engine.PropertyRunner;
 import dev.interlock.properties.model.DesignGen;
 import java.util.ArrayList;
@@ -175,6 +176,9 @@ class AnyThreadsProperties {
     AtomicInteger cases = new AtomicInteger();
     AtomicInteger compared = new AtomicInteger();
     AtomicInteger unsafe = new AtomicInteger();
+    // 60 tries in mvn verify (about 40 s on 2 cores); -Dinterlock.anythreads.tries=1000 for a deeper run
+    Config config = Config.defaults("any vs bounded on random monotone designs")
+        .withTries(Integer.getInteger("interlock.anythreads.tries", 60));
     PropertyRunner.assertHolds("any vs bounded on random monotone designs", DesignGen.designs(), generated -> {
       Design d = monotone(generated);
       if (d == null) {
@@ -191,7 +195,7 @@ class AnyThreadsProperties {
         agrees(looping, compared, unsafe);
       }
       return true;
-    });
+    }, config);
     System.out.printf("[interlock] any vs bounded: %d designs, %d comparisons (%d with an upward-closed violation)%n",
         cases.get(), compared.get(), unsafe.get());
     assertThat(compared.get()).as("designs small enough for the bounded search").isGreaterThan(cases.get() / 2);
