@@ -52,7 +52,10 @@ final class CheckCommand implements Callable<Integer> {
   DesignOptions design = new DesignOptions();
 
   @Option(names = "--max-states", paramLabel = "N", description = "Stop after N distinct states (default: ${DEFAULT-VALUE}); never reported SAFE then.")
-  long maxStates = 20_000_000;
+  long maxStates = DEFAULT_MAX_STATES;
+
+  /** The states a check may store unless --max-states says otherwise. */
+  static final long DEFAULT_MAX_STATES = 20_000_000;
 
   @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL",
       description = "Can a thread be inside the first interval while a thread of another worker (a role thread with its tasks) is inside the second?")

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code interlock} command. */
 @Command(name = "interlock", mixinStandardHelpOptions = true, version = "interlock 0.1.0",
     description = "Check GPU lock designs against a model of threads, locks and device-global VRAM.",
-    subcommands = {CheckCommand.class, ReplayCommand.class, ShowCommand.class, RunCommand.class, FidelityCommand.class, ProveCommand.class, BenchCommand.class, ProverBenchCommand.class, MsmBenchCommand.class, ValidateCommand.class, InferCommand.class, CaptureCommand.class, CompareCaptureCommand.class, ExportCommand.class, SimulateCommand.class})
+    subcommands = {CheckCommand.class, ReplayCommand.class, ShowCommand.class, RunCommand.class, FidelityCommand.class, ProveCommand.class, BenchCommand.class, ProverBenchCommand.class, MsmBenchCommand.class, ValidateCommand.class, InferCommand.class, CaptureCommand.class, CompareCaptureCommand.class, ExportCommand.class, SimulateCommand.class, CompareCommand.class})
 public final class Main implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -90,7 +90,7 @@ final class SimulateCommand implements Callable<Integer> {
     Simulation.Plan plan;
     try {
       machine = new Machine(cores, gpuConcurrent, gpuSlowdown);
-      times = StepTimes.of(d, given());
+      times = StepTimes.of(d, timings(time));
       for (Map.Entry<String, String> e : scale.entrySet()) {
         times = times.scaled(e.getKey(), factor(e.getKey(), e.getValue()));
       }
@@ -110,7 +110,8 @@ final class SimulateCommand implements Callable<Integer> {
     return points.stream().anyMatch(p -> p.stop().isPresent()) ? 1 : 0;
   }
 
-  private Map<String, Timing> given() {
+  /** The times of {@code --time NAME=DURATION}; a bad duration is bad input. */
+  static Map<String, Timing> timings(Map<String, String> time) {
     Map<String, Timing> out = new LinkedHashMap<>();
     time.forEach((name, text) -> {
       Durations.Parsed p = Durations.parse(text);

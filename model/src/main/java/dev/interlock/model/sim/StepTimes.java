@@ -72,6 +72,11 @@ public final class StepTimes {
     return out;
   }
 
+  /** Whether the design has an interval (cpu or kernel step) named {@code name}, timed or not. */
+  public boolean has(String name) {
+    return times.containsKey(name) || untimed.contains(name);
+  }
+
   /** The time of the interval {@code name}, or nothing (it takes no time). */
   public Optional<Timing> of(String name) {
     return Optional.ofNullable(times.get(name));

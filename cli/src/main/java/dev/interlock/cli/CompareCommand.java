@@ -1,0 +1,208 @@
+package dev.interlock.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.interlock.model.check.CheckReport;
+import dev.interlock.model.check.Checker;
+import dev.interlock.model.check.Verdict;
+import dev.interlock.model.design.Design;
+import dev.interlock.model.design.DesignException;
+import dev.interlock.model.design.DesignParser;
+import dev.interlock.model.sim.Machine;
+import dev.interlock.model.sim.Simulation;
+import dev.interlock.model.sim.StepTimes;
+import dev.interlock.model.sim.Timing;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code interlock compare DESIGN... --workers A..B}: per worker count, each design's verdict ({@code check}) beside
+ * its predicted throughput ({@code simulate}), and the fastest safe design. An unsafe design shows its verdict, not a
+ * number.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+    description = {"Per worker count, each design's verdict beside its predicted throughput, and the fastest safe design:"
+        + " exit 0; 1 when no design is safe at some count; 2 on bad input."})
+final class CompareCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0..*", arity = "1..*", paramLabel = "DESIGN", description = "The design files.")
+  List<Path> files;
+
+  @Option(names = "--workers", paramLabel = "N|A..B", description = "Worker counts of each design's first role (default: 1..4).")
+  String workers = "1..4";
+
+  @Option(names = "--runs", paramLabel = "R", description = "Simulated runs per design and count (default 5).")
+  int runs = 5;
+
+  @Option(names = "--seed", paramLabel = "S", description = "The first run's seed (default 1).")
+  long seed = 1;
+
+  @Option(names = "--cores", paramLabel = "C", description = "Host cores for cpu steps (default 16).")
+  int cores = 16;
+
+  @Option(names = "--gpu-concurrent", paramLabel = "K", description = "Kernels the GPU runs at once (default 1).")
+  int gpuConcurrent = 1;
+
+  @Option(names = "--gpu-slowdown", paramLabel = "X", description = "How much longer a kernel takes beside another (default 1).")
+  double gpuSlowdown = 1.0;
+
+  @Option(names = "--time", paramLabel = "NAME=DURATION", description = "An interval's time in every design that has it (repeatable).")
+  Map<String, String> time = new LinkedHashMap<>();
+
+  @Option(names = "--vram", paramLabel = "SIZE", description = "Device memory of every design (default: each design's).")
+  String vram;
+
+  @Option(names = "--json", description = "One JSON object on stdout instead of the table.")
+  boolean json;
+
+  /** One design's answer at one worker count: its verdict, and its throughput when it is safe. */
+  private record Cell(String verdict, Optional<Simulation.Point> point) {}
+
+  @Override
+  public Integer call() {
+    List<Integer> counts = SimulateCommand.counts(workers, 1);
+    Machine machine;
+    try {
+      machine = new Machine(cores, gpuConcurrent, gpuSlowdown);
+    } catch (IllegalArgumentException e) {
+      throw new CliError(e.getMessage());
+    }
+    Map<String, Timing> given = SimulateCommand.timings(time);
+    List<Design> designs = new ArrayList<>();
+    for (Path f : files) {
+      designs.add(load(f));
+    }
+    for (String name : given.keySet()) {
+      if (designs.stream().noneMatch(d -> StepTimes.of(d, Map.of()).has(name))) {
+        throw new CliError("--time " + name + ": no design has a cpu or kernel step of that name");
+      }
+    }
+    Map<Integer, List<Cell>> table = new LinkedHashMap<>();
+    for (int n : counts) {
+      List<Cell> row = new ArrayList<>();
+      for (Design d : designs) {
+        row.add(cell(d, n, machine, given));
+      }
+      table.put(n, row);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.println(Json.write(json(designs, table)));
+    } else {
+      text(out, designs, table);
+    }
+    out.flush();
+    return table.values().stream().allMatch(row -> fastest(row) >= 0) ? 0 : 1;
+  }
+
+  private Design load(Path f) {
+    try {
+      Design d = DesignParser.parse(f);
+      return vram == null ? d : d.withVram(dev.interlock.model.design.Sizes.parseOrThrow(vram));
+    } catch (DesignException e) {
+      throw new CliError(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new CliError("--vram " + vram + ": " + e.getMessage());
+    }
+  }
+
+  private Cell cell(Design d, int n, Machine machine, Map<String, Timing> given) {
+    String role = d.roles().get(0).name();
+    CheckReport r = Checker.check(d.withThreads(role, n), d.name(), Checker.Options.defaults(CheckCommand.DEFAULT_MAX_STATES));
+    if (!(r.verdict() instanceof Verdict.Safe)) {
+      return new Cell(r.verdict().label(), Optional.empty());
+    }
+    Map<String, Timing> mine = new LinkedHashMap<>();
+    StepTimes declared = StepTimes.of(d, Map.of());
+    given.forEach((k, v) -> {
+      if (declared.has(k)) {
+        mine.put(k, v);
+      }
+    });
+    StepTimes times = StepTimes.of(d, mine);
+    Simulation.Point p = Simulation.sweep(d, new Simulation.Plan(role, List.of(n), SimulateCommand.JOBS, runs, seed),
+        machine, times).get(0);
+    return new Cell(p.stop().map(s -> s.kind().name()).orElse("SAFE"), p.stop().isPresent() ? Optional.empty()
+        : Optional.of(p));
+  }
+
+  /** The index of the safe design with the highest throughput in a row, or -1 when none is safe. */
+  private static int fastest(List<Cell> row) {
+    int best = -1;
+    for (int i = 0; i < row.size(); i++) {
+      Optional<Simulation.Point> p = row.get(i).point();
+      if (p.isPresent() && (best < 0 || p.get().jobsPerMinute() > row.get(best).point().get().jobsPerMinute())) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  private void text(PrintWriter out, List<Design> designs, Map<Integer, List<Cell>> table) {
+    out.printf(Locale.ROOT, "compare   jobs per minute (95%% CI) of safe designs, else the verdict; %d runs of %d jobs"
+        + " per thread, seeds %d..%d; %d cores, GPU %s%n", runs, SimulateCommand.JOBS, seed, seed + runs - 1, cores,
+        gpuConcurrent == 1 ? "one kernel at a time" : gpuConcurrent + " kernels at once");
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-8s", "workers"));
+    designs.forEach(d -> head.append(String.format(Locale.ROOT, " %22s", d.name())));
+    out.println(head.append("  fastest safe"));
+    table.forEach((n, row) -> {
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-8d", n));
+      for (Cell c : row) {
+        line.append(String.format(Locale.ROOT, " %22s", c.point().map(p -> String.format(Locale.ROOT, "%.2f +- %.2f",
+            p.jobsPerMinute(), p.jobsPerMinuteCi95())).orElse(c.verdict())));
+      }
+      int best = fastest(row);
+      out.println(line.append("  ").append(best < 0 ? "none" : designs.get(best).name()));
+    });
+    designs.forEach(d -> {
+      List<String> untimed = StepTimes.of(d, Map.of()).untimed().stream()
+          .filter(name -> !time.containsKey(name)).toList();
+      if (!untimed.isEmpty()) {
+        out.printf(Locale.ROOT, "untimed   %s: %s%n", d.name(), String.join(", ", untimed));
+      }
+    });
+  }
+
+  private ObjectNode json(List<Design> designs, Map<Integer, List<Cell>> table) {
+    ObjectNode m = Json.object();
+    ArrayNode ds = m.putArray("designs");
+    for (int i = 0; i < designs.size(); i++) {
+      ObjectNode d = ds.addObject();
+      d.put("file", files.get(i).toString());
+      d.put("name", designs.get(i).name());
+      d.put("role", designs.get(i).roles().get(0).name());
+    }
+    m.put("runs", runs);
+    m.put("jobs_per_thread", SimulateCommand.JOBS);
+    m.put("seed", seed);
+    ArrayNode rows = m.putArray("rows");
+    table.forEach((n, row) -> {
+      ObjectNode r = rows.addObject();
+      r.put("workers", n);
+      ArrayNode cells = r.putArray("designs");
+      for (Cell c : row) {
+        ObjectNode o = cells.addObject();
+        o.put("verdict", c.verdict());
+        o.put("jobs_per_minute", c.point().map(Simulation.Point::jobsPerMinute).orElse(null));
+        o.put("jobs_per_minute_ci95", c.point().map(Simulation.Point::jobsPerMinuteCi95).orElse(null));
+      }
+      int best = fastest(row);
+      r.put("fastest_safe", best < 0 ? null : designs.get(best).name());
+    });
+    return m;
+  }
+}
