@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,23 +46,8 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--workers", paramLabel = "N|A..B", description = "Worker counts of each design's first role (default: 1..4).")
   String workers = "1..4";
 
-  @Option(names = "--runs", paramLabel = "R", description = "Simulated runs per design and count (default 5).")
-  int runs = 5;
-
-  @Option(names = "--seed", paramLabel = "S", description = "The first run's seed (default 1).")
-  long seed = 1;
-
-  @Option(names = "--cores", paramLabel = "C", description = "Host cores for cpu steps (default 16).")
-  int cores = 16;
-
-  @Option(names = "--gpu-concurrent", paramLabel = "K", description = "Kernels the GPU runs at once (default 1).")
-  int gpuConcurrent = 1;
-
-  @Option(names = "--gpu-slowdown", paramLabel = "X", description = "How much longer a kernel takes beside another (default 1).")
-  double gpuSlowdown = 1.0;
-
-  @Option(names = "--time", paramLabel = "NAME=DURATION", description = "An interval's time in every design that has it (repeatable).")
-  Map<String, String> time = new LinkedHashMap<>();
+  @Mixin
+  SimulationOptions sim = new SimulationOptions();
 
   @Option(names = "--vram", paramLabel = "SIZE", description = "Device memory of every design (default: each design's).")
   String vram;
@@ -75,13 +61,8 @@ final class CompareCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<Integer> counts = SimulateCommand.counts(workers, 1);
-    Machine machine;
-    try {
-      machine = new Machine(cores, gpuConcurrent, gpuSlowdown);
-    } catch (IllegalArgumentException e) {
-      throw new CliError(e.getMessage());
-    }
-    Map<String, Timing> given = SimulateCommand.timings(time);
+    Machine machine = sim.machine();
+    Map<String, Timing> given = sim.times();
     List<Design> designs = new ArrayList<>();
     for (Path f : files) {
       designs.add(load(f));
@@ -134,7 +115,7 @@ final class CompareCommand implements Callable<Integer> {
       }
     });
     StepTimes times = StepTimes.of(d, mine);
-    Simulation.Point p = Simulation.sweep(d, new Simulation.Plan(role, List.of(n), SimulateCommand.JOBS, runs, seed),
+    Simulation.Point p = Simulation.sweep(d, new Simulation.Plan(role, List.of(n), SimulateCommand.JOBS, sim.runs, sim.seed),
         machine, times).get(0);
     return new Cell(p.stop().map(s -> s.kind().name()).orElse("SAFE"), p.stop().isPresent() ? Optional.empty()
         : Optional.of(p));
@@ -154,8 +135,8 @@ final class CompareCommand implements Callable<Integer> {
 
   private void text(PrintWriter out, List<Design> designs, Map<Integer, List<Cell>> table) {
     out.printf(Locale.ROOT, "compare   jobs per minute (95%% CI) of safe designs, else the verdict; %d runs of %d jobs"
-        + " per thread, seeds %d..%d; %d cores, GPU %s%n", runs, SimulateCommand.JOBS, seed, seed + runs - 1, cores,
-        gpuConcurrent == 1 ? "one kernel at a time" : gpuConcurrent + " kernels at once");
+        + " per thread, seeds %d..%d; %s%n", sim.runs, SimulateCommand.JOBS, sim.seed, sim.seed + sim.runs - 1,
+        sim.machineText());
     StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-8s", "workers"));
     designs.forEach(d -> head.append(String.format(Locale.ROOT, " %22s", d.name())));
     out.println(head.append("  fastest safe"));
@@ -170,7 +151,7 @@ final class CompareCommand implements Callable<Integer> {
     });
     designs.forEach(d -> {
       List<String> untimed = StepTimes.of(d, Map.of()).untimed().stream()
-          .filter(name -> !time.containsKey(name)).toList();
+          .filter(name -> !sim.time.containsKey(name)).toList();
       if (!untimed.isEmpty()) {
         out.printf(Locale.ROOT, "untimed   %s: %s%n", d.name(), String.join(", ", untimed));
       }
@@ -186,9 +167,9 @@ final class CompareCommand implements Callable<Integer> {
       d.put("name", designs.get(i).name());
       d.put("role", designs.get(i).roles().get(0).name());
     }
-    m.put("runs", runs);
+    m.put("runs", sim.runs);
     m.put("jobs_per_thread", SimulateCommand.JOBS);
-    m.put("seed", seed);
+    m.put("seed", sim.seed);
     ArrayNode rows = m.putArray("rows");
     table.forEach((n, row) -> {
       ObjectNode r = rows.addObject();

@@ -3,13 +3,11 @@ package dev.interlock.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.interlock.model.design.Design;
-import dev.interlock.model.design.Durations;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.SimRun;
 import dev.interlock.model.sim.Simulation;
 import dev.interlock.model.sim.StepTimes;
-import dev.interlock.model.sim.Timing;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,23 +51,8 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--workers", paramLabel = "N|A..B", description = "Worker counts to simulate: one, or a range (default: the design's count).")
   String workers;
 
-  @Option(names = "--runs", paramLabel = "R", description = "Runs per worker count, seeds S, S+1, ... (default 5).")
-  int runs = 5;
-
-  @Option(names = "--seed", paramLabel = "S", description = "The first run's seed (default 1).")
-  long seed = 1;
-
-  @Option(names = "--cores", paramLabel = "C", description = "Host cores for cpu steps (default 16).")
-  int cores = 16;
-
-  @Option(names = "--gpu-concurrent", paramLabel = "K", description = "Kernels the GPU runs at once (default 1: one at a time, FIFO).")
-  int gpuConcurrent = 1;
-
-  @Option(names = "--gpu-slowdown", paramLabel = "X", description = "How much longer a kernel takes beside another (default 1).")
-  double gpuSlowdown = 1.0;
-
-  @Option(names = "--time", paramLabel = "NAME=DURATION", description = "An interval's time, e.g. ntt_msm=690ms (repeatable; replaces its 'for').")
-  Map<String, String> time = new LinkedHashMap<>();
+  @Mixin
+  SimulationOptions sim = new SimulationOptions();
 
   @Option(names = "--scale", paramLabel = "NAME=FACTOR", description = "Multiply an interval's time, e.g. synthesize=0.5 (repeatable; a what-if).")
   Map<String, String> scale = new LinkedHashMap<>();
@@ -89,13 +72,13 @@ final class SimulateCommand implements Callable<Integer> {
     StepTimes times;
     Simulation.Plan plan;
     try {
-      machine = new Machine(cores, gpuConcurrent, gpuSlowdown);
-      times = StepTimes.of(d, timings(time));
+      machine = sim.machine();
+      times = StepTimes.of(d, sim.times());
       for (Map.Entry<String, String> e : scale.entrySet()) {
         times = times.scaled(e.getKey(), factor(e.getKey(), e.getValue()));
       }
       // 8 jobs per thread of every role, unless --jobs ROLE=N says otherwise: then the design's jobs with those
-      plan = new Simulation.Plan(r, counts, design.jobs.isEmpty() ? JOBS : 0, runs, seed);
+      plan = new Simulation.Plan(r, counts, design.jobs.isEmpty() ? JOBS : 0, sim.runs, sim.seed);
     } catch (IllegalArgumentException e) {
       throw new CliError(file + ": " + e.getMessage());
     }
@@ -108,19 +91,6 @@ final class SimulateCommand implements Callable<Integer> {
     }
     out.flush();
     return points.stream().anyMatch(p -> p.stop().isPresent()) ? 1 : 0;
-  }
-
-  /** The times of {@code --time NAME=DURATION}; a bad duration is bad input. */
-  static Map<String, Timing> timings(Map<String, String> time) {
-    Map<String, Timing> out = new LinkedHashMap<>();
-    time.forEach((name, text) -> {
-      Durations.Parsed p = Durations.parse(text);
-      if (p.duration().isEmpty()) {
-        throw new CliError("--time " + name + "=" + text + ": " + p.error());
-      }
-      out.put(name, new Timing.Fixed(p.duration().get().toNanos() / 1e9));
-    });
-    return out;
   }
 
   private static double factor(String name, String text) {
@@ -160,8 +130,7 @@ final class SimulateCommand implements Callable<Integer> {
   private void text(PrintWriter out, Design d, Simulation.Plan plan, Machine machine, StepTimes times,
       List<Simulation.Point> points) {
     out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), file);
-    out.printf(Locale.ROOT, "machine   %d cores, GPU %s%n", machine.cores(), machine.gpuConcurrent() == 1
-        ? "one kernel at a time" : machine.gpuConcurrent() + " kernels at once, each " + machine.gpuSlowdown() + "x beside another");
+    out.printf(Locale.ROOT, "machine   %s%n", sim.machineText());
     out.printf(Locale.ROOT, "plan      %s x %s, %s, %d runs each, seeds %d..%d%n", plan.role(),
         plan.workers().size() == 1 ? plan.workers().get(0) : plan.workers().get(0) + ".." + plan.workers().get(plan.workers().size() - 1),
         plan.jobs() == 0 ? "the design's jobs" : plan.jobs() + " jobs per thread", plan.runs(), plan.seed(),

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class AnyThreadsProperties {
   private static final long MAX_STATES = 30_000;
-  private static final int UP_TO = 4;
+  static final int UP_TO = 4;
 
   /** The design with its non-monotone constructs taken out; null when that leaves it invalid. */
   static Design monotone(Design d) {
@@ -79,7 +79,7 @@ class AnyThreadsProperties {
   }
 
   /** Per N in 1..UP_TO: the kinds the exhaustive search of r0 at N threads finds; empty when a search hit the limit. */
-  private static Optional<List<Set<ViolationKind>>> bounded(Design d) {
+  static Optional<List<Set<ViolationKind>>> bounded(Design d) {
     List<Set<ViolationKind>> out = new ArrayList<>();
     for (int n = 1; n <= UP_TO; n++) {
       Exploration e = Explorer.explore(new Model(d.withThreads("r0", n)), "<random>",

@@ -2,8 +2,6 @@ package dev.interlock.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.interlock.model.check.Exploration;
-import dev.interlock.model.check.Explorer;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.param.MemoryIsolation;
@@ -11,7 +9,6 @@ import dev.interlock.model.param.MemoryIsolation.Condition;
 import dev.interlock.model.param.ParamAnswer;
 import dev.interlock.model.param.Parameterized;
 import dev.interlock.model.state.DeviceMemory;
-import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ViolationKind;
 import dev.interlock.properties.engine.Config;
 import dev.interlock.properties.engine.Gen;
@@ -19,7 +16,6 @@ import dev.interlock.properties.engine.PropertyResult;
 import dev.interlock.properties.engine.PropertyRunner;
 import dev.interlock.properties.engine.Source;
 import dev.interlock.properties.model.IsolationDesigns;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -46,27 +42,10 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 class MemoryIsolationProperties {
-  private static final long MAX_STATES = 30_000;
-  private static final int UP_TO = 4;
+  private static final int UP_TO = AnyThreadsProperties.UP_TO;
   private static final List<String> R0 = List.of("r0");
   /** Tries per mutation: each caught is caught within them today (the line printed says on which try). */
   private static final int TRIES = 400;
-
-  /** Per N in 1..UP_TO, the kinds the exhaustive search of r0 at N threads finds; empty when a search hit the limit. */
-  private static Optional<List<Set<ViolationKind>>> bounded(Design d) {
-    List<Set<ViolationKind>> out = new ArrayList<>();
-    for (int n = 1; n <= UP_TO; n++) {
-      Exploration e = Explorer.explore(new Model(d.withThreads("r0", n)), "<random>",
-          new Explorer.Options(MAX_STATES, true, true, Optional.empty()));
-      if (e.limitReached()) {
-        return Optional.empty();
-      }
-      Set<ViolationKind> kinds = EnumSet.noneOf(ViolationKind.class);
-      e.findings().forEach(f -> kinds.add(f.violation().kind()));
-      out.add(kinds);
-    }
-    return Optional.of(out);
-  }
 
   /** Bounded searches of each design, kept across the tests: they all draw the same designs (one seed). */
   private static final Map<Design, Optional<List<Set<ViolationKind>>>> BOUNDED = new ConcurrentHashMap<>();
@@ -84,7 +63,7 @@ class MemoryIsolationProperties {
       return true;
     }
     counts.isolated.incrementAndGet();
-    Optional<List<Set<ViolationKind>>> plain = BOUNDED.computeIfAbsent(d, MemoryIsolationProperties::bounded);
+    Optional<List<Set<ViolationKind>>> plain = BOUNDED.computeIfAbsent(d, AnyThreadsProperties::bounded);
     if (plain.isEmpty()) {
       return true;
     }
@@ -114,7 +93,7 @@ class MemoryIsolationProperties {
   void isolationAgreesWithTheBoundedSearchAtOneToFourThreads() {
     Counts counts = new Counts();
     PropertyRunner.assertHolds("isolation vs bounded", IsolationDesigns.designs(),
-        d -> agrees(d, EnumSet.allOf(Condition.class), counts), Config.defaults("isolation").withTries(Integer.getInteger("isolation.tries", 300)));
+        d -> agrees(d, EnumSet.allOf(Condition.class), counts), Config.defaults("isolation").withTries(Integer.getInteger("interlock.isolation.tries", 300)));
     System.out.printf("[interlock] isolation vs bounded: %d isolated, %d compared (%d with an upward-closed violation)%n",
         counts.isolated.get(), counts.compared.get(), counts.unsafe.get());
     assertThat(counts.compared.get()).as("isolated designs compared").isGreaterThan(100);
