@@ -456,6 +456,13 @@ class ProvingWorkloadTest {
       assertThatThrownBy(() -> w.bind(TestDesigns.parse(
           "design c\nvram 1GiB\nrole r\n  if free >= 1MiB\n  cpu synthesize\n  else\n  kernel fft\n  end\n").roles().get(0)))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no kernel stage 'fft'");
+      // nor a step in an `on oom` handler or in the success path after its `else`
+      assertThatThrownBy(() -> w.bind(TestDesigns.parse("design c\nvram 1GiB\nrole r\n  alloc staged 1MiB\n  on oom\n"
+          + "  cpu retry\n  end\n  free staged\n").roles().get(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no cpu stage 'retry'");
+      assertThatThrownBy(() -> w.bind(TestDesigns.parse("design c\nvram 1GiB\nrole r\n  alloc staged 1MiB\n  on oom\n"
+          + "  cpu synthesize\n  else\n  kernel fft uses staged\n  free staged\n  end\n").roles().get(0)))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no kernel stage 'fft'");
       // every shipped design binds
       for (String name : List.of("single-lock", "single-lock-late-release", "two-lock", "reservation")) {
         TestDesigns.shipped(name).roles().forEach(w::bind);
