@@ -8,6 +8,7 @@ import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.DesignException;
 import dev.interlock.model.design.DesignParser;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.Simulation;
 import dev.interlock.model.sim.StepTimes;
@@ -67,16 +68,27 @@ final class CompareCommand implements Callable<Integer> {
     for (Path f : files) {
       designs.add(load(f));
     }
+    List<StepTimes> times = new ArrayList<>(); // per design, the --time entries it has a step for
+    for (Design d : designs) {
+      StepTimes declared = StepTimes.of(d, Map.of());
+      Map<String, Timing> mine = new LinkedHashMap<>();
+      given.forEach((k, v) -> {
+        if (declared.has(k)) {
+          mine.put(k, v);
+        }
+      });
+      times.add(StepTimes.of(d, mine));
+    }
     for (String name : given.keySet()) {
-      if (designs.stream().noneMatch(d -> StepTimes.of(d, Map.of()).has(name))) {
+      if (times.stream().noneMatch(t -> t.has(name))) {
         throw new CliError("--time " + name + ": no design has a cpu or kernel step of that name");
       }
     }
     Map<Integer, List<Cell>> table = new LinkedHashMap<>();
     for (int n : counts) {
       List<Cell> row = new ArrayList<>();
-      for (Design d : designs) {
-        row.add(cell(d, n, machine, given));
+      for (int i = 0; i < designs.size(); i++) {
+        row.add(cell(designs.get(i), n, machine, times.get(i)));
       }
       table.put(n, row);
     }
@@ -84,7 +96,7 @@ final class CompareCommand implements Callable<Integer> {
     if (json) {
       out.println(Json.write(json(designs, table)));
     } else {
-      text(out, designs, table);
+      text(out, designs, times, table);
     }
     out.flush();
     return table.values().stream().allMatch(row -> fastest(row) >= 0) ? 0 : 1;
@@ -93,7 +105,7 @@ final class CompareCommand implements Callable<Integer> {
   private Design load(Path f) {
     try {
       Design d = DesignParser.parse(f);
-      return vram == null ? d : d.withVram(dev.interlock.model.design.Sizes.parseOrThrow(vram));
+      return vram == null ? d : d.withVram(Sizes.parseOrThrow(vram));
     } catch (DesignException e) {
       throw new CliError(e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -101,20 +113,12 @@ final class CompareCommand implements Callable<Integer> {
     }
   }
 
-  private Cell cell(Design d, int n, Machine machine, Map<String, Timing> given) {
+  private Cell cell(Design d, int n, Machine machine, StepTimes times) {
     String role = d.roles().get(0).name();
     CheckReport r = Checker.check(d.withThreads(role, n), d.name(), Checker.Options.defaults(CheckCommand.DEFAULT_MAX_STATES));
     if (!(r.verdict() instanceof Verdict.Safe)) {
       return new Cell(r.verdict().label(), Optional.empty());
     }
-    Map<String, Timing> mine = new LinkedHashMap<>();
-    StepTimes declared = StepTimes.of(d, Map.of());
-    given.forEach((k, v) -> {
-      if (declared.has(k)) {
-        mine.put(k, v);
-      }
-    });
-    StepTimes times = StepTimes.of(d, mine);
     Simulation.Point p = Simulation.sweep(d, new Simulation.Plan(role, List.of(n), SimulateCommand.JOBS, sim.runs, sim.seed),
         machine, times).get(0);
     return new Cell(p.stop().map(s -> s.kind().name()).orElse("SAFE"), p.stop().isPresent() ? Optional.empty()
@@ -133,7 +137,7 @@ final class CompareCommand implements Callable<Integer> {
     return best;
   }
 
-  private void text(PrintWriter out, List<Design> designs, Map<Integer, List<Cell>> table) {
+  private void text(PrintWriter out, List<Design> designs, List<StepTimes> times, Map<Integer, List<Cell>> table) {
     out.printf(Locale.ROOT, "compare   jobs per minute (95%% CI) of safe designs, else the verdict; %d runs of %d jobs"
         + " per thread, seeds %d..%d; %s%n", sim.runs, SimulateCommand.JOBS, sim.seed, sim.seed + sim.runs - 1,
         sim.machineText());
@@ -149,13 +153,12 @@ final class CompareCommand implements Callable<Integer> {
       int best = fastest(row);
       out.println(line.append("  ").append(best < 0 ? "none" : designs.get(best).name()));
     });
-    designs.forEach(d -> {
-      List<String> untimed = StepTimes.of(d, Map.of()).untimed().stream()
-          .filter(name -> !sim.time.containsKey(name)).toList();
+    for (int i = 0; i < designs.size(); i++) {
+      List<String> untimed = times.get(i).untimed();
       if (!untimed.isEmpty()) {
-        out.printf(Locale.ROOT, "untimed   %s: %s%n", d.name(), String.join(", ", untimed));
+        out.printf(Locale.ROOT, "untimed   %s: %s%n", designs.get(i).name(), String.join(", ", untimed));
       }
-    });
+    }
   }
 
   private ObjectNode json(List<Design> designs, Map<Integer, List<Cell>> table) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * What a running check is doing, as its searches report it, in the words of a progress line and of the statistics an
@@ -36,12 +37,12 @@ final class SearchStatus implements SearchListener {
     }
   }
 
-  /** The search's estimate of its whole size, made at the end of a level. */
-  private record Estimate(long states, long bytes, int depth, int totalDepth, boolean fits) {}
+  /** The search's estimate of its whole size, made at the end of a level, as the progress line shows it. */
+  private record Estimate(long states, int totalDepth) {}
 
   private final long startNanos = System.nanoTime();
   /** Where the one warning that a search will not fit goes (stderr), or nowhere. */
-  private final java.util.function.Consumer<String> warn;
+  private final Consumer<String> warn;
   private volatile Estimate estimate;
   private boolean warned;
   private volatile Search search;
@@ -58,7 +59,7 @@ final class SearchStatus implements SearchListener {
   }
 
   /** A status that hands {@code warn} one line, once, when a search of the checked counts is estimated not to fit. */
-  SearchStatus(java.util.function.Consumer<String> warn) {
+  SearchStatus(Consumer<String> warn) {
     this.warn = warn;
   }
 
@@ -88,7 +89,7 @@ final class SearchStatus implements SearchListener {
 
   @Override
   public void estimate(long states, long bytes, int depth, int totalDepth, boolean fits) {
-    estimate = new Estimate(states, bytes, depth, totalDepth, fits);
+    estimate = new Estimate(states, totalDepth);
     Search s = search;
     boolean first;
     synchronized (this) {

@@ -5,7 +5,6 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Names;
 import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Steps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,10 +165,7 @@ public record Mapping(Map<String, String> objects, Map<Long, String> threads, Se
     }
     for (Group g : groups.values()) {
       List<Alloc> allocs = new ArrayList<>();
-      List<Step> all = new ArrayList<>();
-      design.roles().forEach(r -> all.addAll(Steps.flatten(r.body())));
-      design.tasks().forEach(t -> all.addAll(Steps.flatten(t.body())));
-      for (Step s : all) {
+      for (Step s : design.steps()) {
         if (s instanceof Alloc a && a.buffer().equals(g.buffer())) {
           allocs.add(a);
         }

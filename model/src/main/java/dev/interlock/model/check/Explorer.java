@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -443,7 +444,7 @@ public final class Explorer {
             listener.progress(depth, store.size(), transitions, store.size() - levelStart);
           }
           if (size != null) {
-            java.util.OptionalLong estimate = size.level(depth, store.size());
+            OptionalLong estimate = size.level(depth, store.size());
             if (estimate.isPresent()) {
               long states = estimate.getAsLong();
               // the bytes per state mean something once the store's preallocated tables are small beside it

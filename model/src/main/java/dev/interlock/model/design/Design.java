@@ -167,6 +167,14 @@ public record Design(String name, long vram, long poolThreshold, List<ResidentBu
     return tasks.stream().filter(t -> t.name().equals(taskName)).findFirst();
   }
 
+  /** Every step of every role's body, then of every task's, nested steps included, in textual order. */
+  public List<Step> steps() {
+    List<Step> out = new ArrayList<>();
+    roles.forEach(r -> Steps.forEach(r.body(), out::add));
+    tasks.forEach(t -> Steps.forEach(t.body(), out::add));
+    return out;
+  }
+
   /** Bytes of all device buffers, live from before any thread runs. */
   public long residentBytes() {
     return buffers.stream().mapToLong(ResidentBuffer::bytes).sum();

@@ -64,7 +64,7 @@ public final class AnyChecker {
       }
     });
     vectors.sort(Comparator.<int[]>comparingInt(v -> Arrays.stream(v).sum()).thenComparing(Arrays::compare));
-    Checker.Options one = new Checker.Options(options.maxStates(), Optional.empty(), false, options.symmetry(), false);
+    Checker.Options one = firstViolation(options, options.maxStates());
     long start = System.nanoTime();
     int searched = 0;
     Verdict.LimitReached limit = null; // the first configuration's limit: which one stopped it (states or heap)
@@ -74,10 +74,7 @@ public final class AnyChecker {
       CheckReport r = Checker.check(at, source, one, listener);
       searched++;
       if (r.verdict() instanceof Verdict.Unsafe) {
-        double seconds = (System.nanoTime() - start) / 1e9;
-        CheckReport shown = Checker.check(at, source, options, listener);
-        return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), boundedUpTo,
-            searched, seconds);
+        return shown(at, source, options, listener, answer, anyRoles, boundedUpTo, searched, start);
       }
       if (limit == null && r.verdict() instanceof Verdict.LimitReached l) {
         limit = l;
@@ -92,25 +89,20 @@ public final class AnyChecker {
     int upTo = boundedUpTo;
     if (answer instanceof ParamAnswer.Unknown && limit == null && anyRoles.size() == 1) {
       // undecided for every number: go on one thread at a time while the searches stay within their budget of states
-      int role = roleIndex(design, anyRoles.get(0));
+      int role = design.roles().indexOf(design.role(anyRoles.get(0)).orElseThrow());
       int[] v = vectors.get(vectors.size() - 1).clone();
       long budget = EXTENSION_STATES;
       for (int n = boundedUpTo + 1; n <= EXTENSION_MAX_THREADS && budget > 0; n++) {
         v[role] = n;
         Design at = design.withThreadCounts(v);
-        Checker.Options within = new Checker.Options(Math.min(options.maxStates(), budget), Optional.empty(), false,
-            options.symmetry(), false);
-        CheckReport r = Checker.check(at, source, within, listener);
+        CheckReport r = Checker.check(at, source, firstViolation(options, Math.min(options.maxStates(), budget)), listener);
         if (r.verdict() instanceof Verdict.LimitReached) {
           break; // past the budget: n is not searched
         }
         searched++;
         budget -= r.search().states();
         if (r.verdict() instanceof Verdict.Unsafe) {
-          double seconds = (System.nanoTime() - start) / 1e9;
-          CheckReport shown = Checker.check(at, source, options, listener);
-          return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), n, searched,
-              seconds);
+          return shown(at, source, options, listener, answer, anyRoles, n, searched, start);
         }
         upTo = n;
         last = r;
@@ -126,13 +118,18 @@ public final class AnyChecker {
         seconds);
   }
 
-  private static int roleIndex(Design design, String role) {
-    for (int r = 0; r < design.roles().size(); r++) {
-      if (design.roles().get(r).name().equals(role)) {
-        return r;
-      }
-    }
-    throw new IllegalArgumentException("no role " + role);
+  /** The caller's options for a search of one configuration until its first violation: no overlap query, no minimizing. */
+  private static Checker.Options firstViolation(Checker.Options options, long maxStates) {
+    return new Checker.Options(maxStates, Optional.empty(), false, options.symmetry(), false);
+  }
+
+  /** The answer at the first configuration {@code at} that violates: checked again with the caller's options. */
+  private static AnyReport shown(Design at, String source, Checker.Options options, SearchListener listener,
+      ParamAnswer answer, List<String> anyRoles, int upTo, int searched, long start) {
+    double seconds = (System.nanoTime() - start) / 1e9;
+    CheckReport shown = Checker.check(at, source, options, listener);
+    return new AnyReport(shown, shown.verdict(), answer, anyRoles, Parameterized.safeForAll(answer), upTo, searched,
+        seconds);
   }
 
   /** Per role in design order, the count of {@code counts}. */

@@ -1,16 +1,11 @@
 package dev.interlock.model.param;
 
 import dev.interlock.model.design.Design;
-import dev.interlock.model.design.Role;
-import dev.interlock.model.design.Task;
 import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.IfFree;
 import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,11 +15,8 @@ public final class Fragment {
 
   /** Empty when every step of the design is monotone in the other workers' counts; else why not, one reason per construct. */
   public static Optional<String> outside(Design design) {
-    List<Step> steps = new ArrayList<>();
-    design.roles().stream().map(Role::body).forEach(b -> steps.addAll(Steps.flatten(b)));
-    design.tasks().stream().map(Task::body).forEach(b -> steps.addAll(Steps.flatten(b)));
     Map<Class<?>, String> reasons = new LinkedHashMap<>();
-    for (Step s : steps) {
+    for (Step s : design.steps()) {
       if (s instanceof Sync) {
         reasons.putIfAbsent(Sync.class, "'" + s.text() + "' waits until no thread is inside a kernel: a zero test on"
             + " the other workers, which the counter abstraction cannot decide");

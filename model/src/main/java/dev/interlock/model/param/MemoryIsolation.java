@@ -2,7 +2,7 @@ package dev.interlock.model.param;
 
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Role;
-import dev.interlock.model.state.DeviceMemory;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.Model;
 import dev.interlock.model.state.ThreadView;
 import dev.interlock.model.state.ViolationKind;
@@ -69,9 +69,12 @@ public final class MemoryIsolation {
     if (design.mutexes().isEmpty()) {
       return new ParamAnswer.Unknown("no mutex isolates device memory: the design declares none");
     }
+    int[] ones = new int[design.roles().size()];
+    Arrays.fill(ones, 1);
+    Model probe = new Model(design.withThreadCounts(ones));
     Map<String, String> why = new LinkedHashMap<>();
     for (String m : design.mutexes()) {
-      Alone alone = new Alone(design, m, stateLimit, enforced);
+      Alone alone = new Alone(design, probe, m, stateLimit, enforced);
       for (int r = 0; r < design.roles().size() && alone.broken == null; r++) {
         alone.explore(r);
       }
@@ -124,11 +127,10 @@ public final class MemoryIsolation {
       }
     }
 
-    Alone(Design design, String mutex, int stateLimit, Set<Condition> enforced) {
+    /** {@code probe}: the design with one worker per role. */
+    Alone(Design design, Model probe, String mutex, int stateLimit, Set<Condition> enforced) {
       this.design = design;
-      int[] ones = new int[design.roles().size()];
-      Arrays.fill(ones, 1);
-      this.probe = new Model(design.withThreadCounts(ones));
+      this.probe = probe;
       this.mutex = mutex;
       this.stateLimit = stateLimit;
       this.enforced = enforced;
@@ -237,10 +239,9 @@ public final class MemoryIsolation {
       if (step instanceof Lock l && l.mutex().equals(mutex)) {
         return true;
       }
-      DeviceMemory before = probe.memory(s);
       boolean releasesAll = step instanceof Trim
           || (step instanceof Sync || step instanceof Alloc a && a.async() && probe.allocFails(s, t))
-          && before.synchronizeReleasesAll();
+          && probe.memory(s).synchronizeReleasesAll();
       return foreign && !releasesAll;
     }
 
@@ -261,7 +262,7 @@ public final class MemoryIsolation {
     }
 
     private static String bytes(long n) {
-      return dev.interlock.model.design.Sizes.format(n);
+      return Sizes.format(n);
     }
   }
 }

@@ -56,7 +56,8 @@ public final class Simulator {
   private final double[] jobStart;
   private final int[] jobsDone;
   private final double[] waitingSince;
-  private final double[] holdingSince;
+  /** Per thread and mutex (Design#mutexIndex): when the thread took it. */
+  private final double[][] holdingSince;
   private final Map<String, List<Double>> holds = new LinkedHashMap<>();
   private final Map<String, List<Double>> waits = new LinkedHashMap<>();
   private long peakUsed;
@@ -69,7 +70,7 @@ public final class Simulator {
     }
   }
 
-  private record Waiting(int thread, double seconds, boolean kernel) {}
+  private record Waiting(int thread, double seconds) {}
 
   private Simulator(Design design, Machine machine, StepTimes times, long seed) {
     this.model = new Model(design);
@@ -82,7 +83,7 @@ public final class Simulator {
     jobStart = new double[n];
     jobsDone = new int[n];
     waitingSince = new double[n];
-    holdingSince = new double[n * Math.max(1, design.mutexes().size())];
+    holdingSince = new double[n][design.mutexes().size()];
     java.util.Arrays.fill(waitingSince, -1);
     design.mutexes().forEach(m -> {
       holds.put(m, new ArrayList<>());
@@ -166,28 +167,20 @@ public final class Simulator {
         if (step instanceof Lock l) {
           waits.get(l.mutex()).add(waitingSince[t] < 0 ? 0 : now - waitingSince[t]);
           waitingSince[t] = -1;
-          holdingSince[t * holdStride() + mutexIndex(l.mutex())] = now;
+          holdingSince[t][model.design().mutexIndex(l.mutex())] = now;
         } else if (step instanceof Unlock u) {
-          holds.get(u.mutex()).add(now - holdingSince[t * holdStride() + mutexIndex(u.mutex())]);
+          holds.get(u.mutex()).add(now - holdingSince[t][model.design().mutexIndex(u.mutex())]);
         }
         advance(t, out);
-        if (step instanceof Interval i && model.view(s, t).inside()) {
+        if (step instanceof Interval i) { // its begin: a thread inside an interval is busy and takes no step here
           busy[t] = true;
           double d = times.of(i.name()).map(x -> x.seconds(random)).orElse(0.0);
-          request(step instanceof Kernel ? GPU : CPU, new Waiting(t, d, step instanceof Kernel));
+          request(step instanceof Kernel ? GPU : CPU, new Waiting(t, d));
         }
         moved = true;
       }
     }
     return Optional.empty();
-  }
-
-  private int holdStride() {
-    return Math.max(1, model.design().mutexes().size());
-  }
-
-  private int mutexIndex(String mutex) {
-    return model.design().mutexes().indexOf(mutex);
   }
 
   /** Takes the state thread t's step left in {@code out}, and counts a job when its role thread finished one. */

@@ -2,7 +2,6 @@ package dev.interlock.model.sim;
 
 import dev.interlock.model.design.Design;
 import dev.interlock.model.step.Interval;
-import dev.interlock.model.step.Steps;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,7 +30,9 @@ public final class StepTimes {
   public static StepTimes of(Design design, Map<String, Timing> given) {
     Map<String, Timing> out = new LinkedHashMap<>();
     List<String> untimed = new ArrayList<>();
-    for (Interval i : intervals(design)) {
+    List<Interval> intervals = design.steps().stream().filter(Interval.class::isInstance).map(Interval.class::cast)
+        .toList();
+    for (Interval i : intervals) {
       if (given.containsKey(i.name())) {
         out.put(i.name(), given.get(i.name()));
         continue;
@@ -44,32 +45,17 @@ public final class StepTimes {
       }
       declared.ifPresent(t -> out.put(i.name(), t));
     }
-    for (Interval i : intervals(design)) {
+    for (Interval i : intervals) {
       if (!out.containsKey(i.name()) && !untimed.contains(i.name())) {
         untimed.add(i.name());
       }
     }
     for (String name : given.keySet()) {
-      if (intervals(design).stream().noneMatch(i -> i.name().equals(name))) {
+      if (intervals.stream().noneMatch(i -> i.name().equals(name))) {
         throw new IllegalArgumentException("no cpu or kernel step named '" + name + "' in design " + design.name());
       }
     }
     return new StepTimes(out, untimed);
-  }
-
-  private static List<Interval> intervals(Design design) {
-    List<Interval> out = new ArrayList<>();
-    design.roles().forEach(r -> Steps.forEach(r.body(), s -> {
-      if (s instanceof Interval i) {
-        out.add(i);
-      }
-    }));
-    design.tasks().forEach(t -> Steps.forEach(t.body(), s -> {
-      if (s instanceof Interval i) {
-        out.add(i);
-      }
-    }));
-    return out;
   }
 
   /** Whether the design has an interval (cpu or kernel step) named {@code name}, timed or not. */
