@@ -12,7 +12,6 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.Simulation;
 import dev.interlock.model.sim.StepTimes;
-import dev.interlock.model.sim.Timing;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,27 +62,11 @@ final class CompareCommand implements Callable<Integer> {
   public Integer call() {
     List<Integer> counts = SimulateCommand.counts(workers, 1);
     Machine machine = sim.machine();
-    Map<String, Timing> given = sim.times();
     List<Design> designs = new ArrayList<>();
     for (Path f : files) {
       designs.add(load(f));
     }
-    List<StepTimes> times = new ArrayList<>(); // per design, the --time entries it has a step for
-    for (Design d : designs) {
-      StepTimes declared = StepTimes.of(d, Map.of());
-      Map<String, Timing> mine = new LinkedHashMap<>();
-      given.forEach((k, v) -> {
-        if (declared.has(k)) {
-          mine.put(k, v);
-        }
-      });
-      times.add(StepTimes.of(d, mine));
-    }
-    for (String name : given.keySet()) {
-      if (times.stream().noneMatch(t -> t.has(name))) {
-        throw new CliError("--time " + name + ": no design has a cpu or kernel step of that name");
-      }
-    }
+    List<StepTimes> times = sim.times(designs, files); // per design, the --time entries it has a step for
     Map<Integer, List<Cell>> table = new LinkedHashMap<>();
     for (int n : counts) {
       List<Cell> row = new ArrayList<>();

@@ -73,7 +73,7 @@ final class SimulateCommand implements Callable<Integer> {
     Simulation.Plan plan;
     try {
       machine = sim.machine();
-      times = StepTimes.of(d, sim.times());
+      times = sim.times(d, file);
       for (Map.Entry<String, String> e : scale.entrySet()) {
         times = times.scaled(e.getKey(), factor(e.getKey(), e.getValue()));
       }
@@ -135,8 +135,18 @@ final class SimulateCommand implements Callable<Integer> {
         plan.workers().size() == 1 ? plan.workers().get(0) : plan.workers().get(0) + ".." + plan.workers().get(plan.workers().size() - 1),
         plan.jobs() == 0 ? "the design's jobs" : plan.jobs() + " jobs per thread", plan.runs(), plan.seed(),
         plan.seed() + plan.runs() - 1);
+    if (sim.durations != null) {
+      List<String> unmatched = sim.unmatched(d);
+      out.printf(Locale.ROOT, "durations %s%s%n", sim.durations, unmatched.isEmpty() ? ""
+          : " (not in this design, left out: " + String.join(", ", unmatched) + ")");
+    }
     if (!times.untimed().isEmpty()) {
       out.printf(Locale.ROOT, "untimed   %s (no 'for' and no --time: they take no time)%n", String.join(", ", times.untimed()));
+    }
+    if (!times.widths().isEmpty()) {
+      List<String> w = new ArrayList<>();
+      times.widths().forEach((k, v) -> w.add(String.format(Locale.ROOT, "%s %.2f", k, v)));
+      out.printf(Locale.ROOT, "cores     %s (host cores each keeps busy alone; the others 1)%n", String.join(", ", w));
     }
     out.printf(Locale.ROOT, "%-8s %18s %10s %10s %8s %12s%s%n", "workers", "jobs/min (95% CI)", "lat_med_s", "lat_p95_s",
         "gpu_busy", "peak_used", holdHeader(d));

@@ -1,6 +1,12 @@
 package dev.interlock.cli;
 
+import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Durations;
+import dev.interlock.model.sim.DurationsFile;
+import dev.interlock.model.sim.StepTimes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.Timing;
 import java.util.LinkedHashMap;
@@ -24,8 +30,18 @@ final class SimulationOptions {
   @Option(names = "--gpu-slowdown", paramLabel = "X", description = "How much longer a kernel takes beside another (default 1).")
   double gpuSlowdown = 1.0;
 
-  @Option(names = "--time", paramLabel = "NAME=DURATION", description = "An interval's time, e.g. ntt_msm=690ms (repeatable; replaces its 'for').")
+  @Option(names = "--time", paramLabel = "NAME=DURATION", description = "An interval's time, e.g. ntt_msm=690ms (repeatable; replaces its 'for' and the durations file's).")
   Map<String, String> time = new LinkedHashMap<>();
+
+  @Option(names = "--durations", paramLabel = "FILE", description = "Measured times and cores of the intervals (a durations file, "
+      + "as run, prove and capture write with --durations-out): they replace the 'for' clauses of the intervals the design has.")
+  Path durations;
+
+  @Option(names = "--step-cores", paramLabel = "NAME=K", description = "The host cores a cpu step keeps busy when it runs alone, "
+      + "e.g. synthesize=12 (repeatable; default 1, or the durations file's).")
+  Map<String, Double> stepCores = new LinkedHashMap<>();
+
+  private List<DurationsFile.Measured> measured;
 
   /** The machine of {@code --cores} and {@code --gpu-*}; a bad value is bad input. */
   Machine machine() {
@@ -47,6 +63,85 @@ final class SimulationOptions {
       out.put(name, new Timing.Fixed(p.duration().get().toNanos() / 1e9));
     });
     return out;
+  }
+
+  /** The durations file's intervals (read once), or none without --durations; an unreadable file is bad input. */
+  List<DurationsFile.Measured> measured() {
+    if (measured == null) {
+      if (durations == null) {
+        measured = List.of();
+      } else {
+        try {
+          measured = DurationsFile.read(durations);
+        } catch (java.io.IOException e) {
+          throw new CliError("--durations " + durations + ": cannot read it: " + e.getMessage());
+        } catch (DurationsFile.FormatException e) {
+          throw new CliError(e.getMessage());
+        }
+      }
+    }
+    return measured;
+  }
+
+  /**
+   * The times of {@code d}'s intervals: its 'for' clauses, the durations file's, then {@code --time} and
+   * {@code --step-cores} (each must name an interval of the design); a bad value is bad input naming {@code file}.
+   */
+  StepTimes times(Design d, Path file) {
+    try {
+      return StepTimes.of(d, measured(), times()).withCores(cores(d, file));
+    } catch (IllegalArgumentException e) {
+      throw new CliError(file + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Per design, its times, with only the {@code --time} and {@code --step-cores} entries it has an interval for; an
+   * entry that no design has is bad input.
+   */
+  List<StepTimes> times(List<Design> designs, List<Path> files) {
+    Map<String, Timing> given = times();
+    List<StepTimes> out = new ArrayList<>();
+    for (int i = 0; i < designs.size(); i++) {
+      Design d = designs.get(i);
+      StepTimes declared = StepTimes.of(d, Map.of());
+      Map<String, Timing> mine = new LinkedHashMap<>(given);
+      mine.keySet().removeIf(k -> !declared.has(k));
+      Map<String, Double> widths = new LinkedHashMap<>(stepCores);
+      widths.keySet().removeIf(k -> !declared.has(k));
+      try {
+        out.add(StepTimes.of(d, measured(), mine).withCores(widths));
+      } catch (IllegalArgumentException e) {
+        throw new CliError(files.get(i) + ": " + e.getMessage());
+      }
+    }
+    for (String name : given.keySet()) {
+      if (out.stream().noneMatch(t -> t.has(name))) {
+        throw new CliError("--time " + name + ": no design has a cpu or kernel step of that name");
+      }
+    }
+    for (String name : stepCores.keySet()) {
+      if (out.stream().noneMatch(t -> t.has(name))) {
+        throw new CliError("--step-cores " + name + ": no design has a cpu or kernel step of that name");
+      }
+    }
+    return out;
+  }
+
+  /** The widths of --step-cores for {@code d}; a name it has no interval of is bad input. */
+  private Map<String, Double> cores(Design d, Path file) {
+    StepTimes declared = StepTimes.of(d, Map.of());
+    for (String name : stepCores.keySet()) {
+      if (!declared.has(name)) {
+        throw new CliError("--step-cores " + name + ": no cpu or kernel step of that name in " + file);
+      }
+    }
+    return stepCores;
+  }
+
+  /** The durations file's intervals that {@code d} has none of (by name and kind), for the report. */
+  List<String> unmatched(Design d) {
+    return StepTimes.unmatched(d, measured());
   }
 
   /** The machine in words, for a report's header. */

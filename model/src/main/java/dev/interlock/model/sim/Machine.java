@@ -3,7 +3,7 @@ package dev.interlock.model.sim;
 /**
  * The machine a simulation runs a design on.
  *
- * @param cores         host cores: {@code cpu} steps beyond this many wait, first come first served
+ * @param cores         host cores: while the running {@code cpu} steps ask for more, they share them (Simulator)
  * @param gpuConcurrent kernels the GPU runs at once (1: one at a time, FIFO by launch, the default)
  * @param gpuSlowdown   how much longer a kernel takes when it starts beside another one (1 when it never shares)
  */

@@ -25,16 +25,20 @@ import java.util.SplittableRandom;
  * simulator gives the intervals their times and the machine's resources.
  *
  * <p>At each instant every thread that can take a step without time takes it (locks, allocations, signals and the
- * like), in an order drawn from the seed, until none can. A thread that begins an interval asks for its resource: a
- * kernel for the GPU ({@link Machine#gpuConcurrent()} at once, first come first served), a {@code cpu} step for a
- * host core. It holds the resource for the interval's time ({@link StepTimes}; a kernel that starts beside another
- * one takes {@link Machine#gpuSlowdown()} times as long), then takes the interval's end step. Then time moves on to the
- * next end. A violation or a deadlock stops the run where it happens.
+ * like), in an order drawn from the seed, until none can. A thread that begins an interval asks for its resource:
+ * <ul>
+ *   <li>a kernel asks for the GPU, which runs {@link Machine#gpuConcurrent()} kernels at once, first come first
+ *       served; the kernel holds it for its time ({@link StepTimes}), or {@link Machine#gpuSlowdown()} times as long
+ *       when it starts beside another one;
+ *   <li>a {@code cpu} step runs on the host's cores at once, shared: each step keeps {@link StepTimes#cores} cores busy
+ *       when it runs alone, and while the running steps ask for more than {@link Machine#cores()} in all, each goes at
+ *       cores / asked of its speed alone (processor sharing, as an operating system's scheduler gives every runnable
+ *       thread its turn).
+ * </ul>
+ * When its time is done, the thread takes the interval's end step, and time moves on to the next end. A violation or
+ * a deadlock stops the run where it happens.
  */
 public final class Simulator {
-  private static final int GPU = 0;
-  private static final int CPU = 1;
-
   private final Model model;
   private final Machine machine;
   private final StepTimes times;
@@ -45,10 +49,13 @@ public final class Simulator {
   private double now;
   /** Per thread: inside an interval (queued for its resource or running), so it takes no other step. */
   private final boolean[] busy;
+  /** The kernels running on the GPU, by when they end. */
   private final PriorityQueue<End> ends = new PriorityQueue<>();
   private long order;
-  private final int[] running = new int[2];
-  private final List<Deque<Waiting>> queues = List.of(new ArrayDeque<>(), new ArrayDeque<>());
+  private int gpuRunning;
+  private final Deque<Waiting> gpuQueue = new ArrayDeque<>();
+  /** The cpu steps running on the host's cores, in the order they began. */
+  private final List<HostStep> host = new ArrayList<>();
   private double gpuBusy;
   private double gpuBusySince;
   private int jobs;
@@ -63,7 +70,7 @@ public final class Simulator {
   private long peakUsed;
   private long peakLive;
 
-  private record End(double time, long order, int thread, int resource) implements Comparable<End> {
+  private record End(double time, long order, int thread) implements Comparable<End> {
     @Override
     public int compareTo(End o) {
       return time != o.time ? Double.compare(time, o.time) : Long.compare(order, o.order);
@@ -71,6 +78,19 @@ public final class Simulator {
   }
 
   private record Waiting(int thread, double seconds) {}
+
+  /** A running cpu step: its thread, the cores it asks for, and its seconds still to run at full speed. */
+  private static final class HostStep {
+    final int thread;
+    final double cores;
+    double left;
+
+    HostStep(int thread, double cores, double left) {
+      this.thread = thread;
+      this.cores = cores;
+      this.left = left;
+    }
+  }
 
   private Simulator(Design design, Machine machine, StepTimes times, long seed) {
     this.model = new Model(design);
@@ -105,22 +125,63 @@ public final class Simulator {
       if (stop.isPresent()) {
         return result(stop);
       }
-      End e = ends.poll();
-      if (e == null) {
+      End kernel = ends.peek();
+      HostStep first = firstHostEnd();
+      if (kernel == null && first == null) {
         if (model.allFinished(s)) {
           return result(Optional.empty());
         }
         return result(Optional.of(new SimRun.Stop(ViolationKind.DEADLOCK, now, firstWaiting(),
             model.explainDeadlock(s))));
       }
-      now = e.time();
-      int code = model.step(s, e.thread(), out);
-      if (code != Model.MOVED) {
-        throw new IllegalStateException("an interval's end did not move: " + model.threadName(e.thread()) + " code " + code);
+      double hostEnd = first == null ? Double.POSITIVE_INFINITY : now + first.left / hostSpeed();
+      int thread;
+      if (kernel != null && kernel.time() <= hostEnd) {
+        ends.poll();
+        runHost(kernel.time() - now);
+        now = kernel.time();
+        thread = kernel.thread();
+        releaseGpu();
+      } else {
+        runHost(hostEnd - now);
+        now = hostEnd;
+        host.remove(first);
+        thread = first.thread;
       }
-      advance(e.thread(), out);
-      busy[e.thread()] = false;
-      release(e.resource());
+      int code = model.step(s, thread, out);
+      if (code != Model.MOVED) {
+        throw new IllegalStateException("an interval's end did not move: " + model.threadName(thread) + " code " + code);
+      }
+      advance(thread, out);
+      busy[thread] = false;
+    }
+  }
+
+  /** The running cpu step with the least time left (the first begun among equals), or null. */
+  private HostStep firstHostEnd() {
+    HostStep first = null;
+    for (HostStep h : host) {
+      if (first == null || h.left < first.left) {
+        first = h;
+      }
+    }
+    return first;
+  }
+
+  /** How fast each running cpu step goes, as a fraction of its speed alone: 1 while the cores suffice. */
+  private double hostSpeed() {
+    double asked = 0;
+    for (HostStep h : host) {
+      asked += h.cores;
+    }
+    return asked <= machine.cores() ? 1.0 : machine.cores() / asked;
+  }
+
+  /** Runs the cpu steps for {@code seconds} of simulated time at the current speed. */
+  private void runHost(double seconds) {
+    double done = seconds * hostSpeed();
+    for (HostStep h : host) {
+      h.left = Math.max(0, h.left - done);
     }
   }
 
@@ -175,7 +236,11 @@ public final class Simulator {
         if (step instanceof Interval i) { // its begin: a thread inside an interval is busy and takes no step here
           busy[t] = true;
           double d = times.of(i.name()).map(x -> x.seconds(random)).orElse(0.0);
-          request(step instanceof Kernel ? GPU : CPU, new Waiting(t, d));
+          if (step instanceof Kernel) {
+            requestGpu(new Waiting(t, d));
+          } else {
+            host.add(new HostStep(t, times.cores(i.name()), d));
+          }
         }
         moved = true;
       }
@@ -203,39 +268,33 @@ public final class Simulator {
     peakLive = Math.max(peakLive, model.live(s));
   }
 
-  private int capacity(int resource) {
-    return resource == GPU ? machine.gpuConcurrent() : machine.cores();
-  }
-
-  private void request(int resource, Waiting w) {
-    if (running[resource] < capacity(resource)) {
-      start(resource, w);
+  private void requestGpu(Waiting w) {
+    if (gpuRunning < machine.gpuConcurrent()) {
+      startGpu(w);
     } else {
-      queues.get(resource).add(w);
+      gpuQueue.add(w);
     }
   }
 
-  private void start(int resource, Waiting w) {
+  private void startGpu(Waiting w) {
     double d = w.seconds();
-    if (resource == GPU) {
-      if (running[GPU] == 0) {
-        gpuBusySince = now;
-      } else {
-        d *= machine.gpuSlowdown();
-      }
+    if (gpuRunning == 0) {
+      gpuBusySince = now;
+    } else {
+      d *= machine.gpuSlowdown();
     }
-    running[resource]++;
-    ends.add(new End(now + d, order++, w.thread(), resource));
+    gpuRunning++;
+    ends.add(new End(now + d, order++, w.thread()));
   }
 
-  private void release(int resource) {
-    running[resource]--;
-    if (resource == GPU && running[GPU] == 0) {
+  private void releaseGpu() {
+    gpuRunning--;
+    if (gpuRunning == 0) {
       gpuBusy += now - gpuBusySince;
     }
-    Waiting next = queues.get(resource).poll();
+    Waiting next = gpuQueue.poll();
     if (next != null) {
-      start(resource, next);
+      startGpu(next);
     }
   }
 
@@ -249,7 +308,7 @@ public final class Simulator {
   }
 
   private SimRun result(Optional<SimRun.Stop> stop) {
-    if (running[GPU] > 0) {
+    if (gpuRunning > 0) {
       gpuBusy += now - gpuBusySince;
     }
     return new SimRun(seed, now, jobs, jobSeconds, gpuBusy, holds, waits, peakUsed, peakLive, stop);

@@ -11,15 +11,19 @@ import java.util.Optional;
 
 /**
  * The time of each interval ({@code cpu} and {@code kernel} steps, by name): the design's {@code for} clauses, then
- * what the caller gives on top (measured samples, a what-if). Every other step takes no time.
+ * what the caller gives on top (measured samples, a what-if). Every other step takes no time. A {@code cpu} step also
+ * has a width: the host cores it keeps busy when it runs alone (1 unless measured or given; a step that runs a
+ * parallel loop over 16 cores has width near 16), which is what it asks of the machine's cores beside other steps.
  */
 public final class StepTimes {
   private final Map<String, Timing> times;
   private final List<String> untimed;
+  private final Map<String, Double> cores;
 
-  private StepTimes(Map<String, Timing> times, List<String> untimed) {
+  private StepTimes(Map<String, Timing> times, List<String> untimed, Map<String, Double> cores) {
     this.times = Collections.unmodifiableMap(new LinkedHashMap<>(times));
     this.untimed = List.copyOf(untimed);
+    this.cores = Collections.unmodifiableMap(new LinkedHashMap<>(cores));
   }
 
   /**
@@ -55,7 +59,33 @@ public final class StepTimes {
         throw new IllegalArgumentException("no cpu or kernel step named '" + name + "' in design " + design.name());
       }
     }
-    return new StepTimes(out, untimed);
+    return new StepTimes(out, untimed, Map.of());
+  }
+
+  /**
+   * The design's times with {@code measured} on top (each interval the design has by that name and kind; a file
+   * measured on another design may name more, see {@link #unmatched}) and their cores as widths, then {@code given} on
+   * top of those.
+   */
+  public static StepTimes of(Design design, List<DurationsFile.Measured> measured, Map<String, Timing> given) {
+    Map<String, Timing> out = new LinkedHashMap<>();
+    Map<String, Double> widths = new LinkedHashMap<>();
+    List<String> unmatched = unmatched(design, measured);
+    for (DurationsFile.Measured m : measured) {
+      if (!unmatched.contains(m.name())) {
+        out.put(m.name(), m.timing());
+        m.cores().ifPresent(c -> widths.put(m.name(), Math.max(0.01, c)));
+      }
+    }
+    out.putAll(given);
+    return of(design, out).withCores(widths);
+  }
+
+  /** The names in {@code measured} that {@code design} has no interval of, by name and kind. */
+  public static List<String> unmatched(Design design, List<DurationsFile.Measured> measured) {
+    List<Interval> intervals = design.steps().stream().filter(Interval.class::isInstance).map(Interval.class::cast).toList();
+    return measured.stream().filter(m -> intervals.stream().noneMatch(i -> i.name().equals(m.name())
+        && DurationsFile.Kind.of(i) == m.kind())).map(DurationsFile.Measured::name).toList();
   }
 
   /** Whether the design has an interval (cpu or kernel step) named {@code name}, timed or not. */
@@ -83,6 +113,33 @@ public final class StepTimes {
     out.put(name, t instanceof Timing.Samples s
         ? new Timing.Samples(java.util.Arrays.stream(s.values()).map(v -> v * factor).toArray())
         : new Timing.Fixed(t.mean() * factor));
-    return new StepTimes(out, untimed);
+    return new StepTimes(out, untimed, cores);
+  }
+
+  /**
+   * This with the widths of {@code widths} (interval name to the cores it keeps busy alone, at least 1 core's
+   * hundredth): for the names this design has; the others are left out, as a durations file of another design has them.
+   */
+  public StepTimes withCores(Map<String, Double> widths) {
+    Map<String, Double> out = new LinkedHashMap<>(cores);
+    widths.forEach((name, w) -> {
+      if (!(w >= 0.01) || Double.isInfinite(w)) {
+        throw new IllegalArgumentException("interval '" + name + "': its cores are a finite number of at least 0.01, got " + w);
+      }
+      if (has(name)) {
+        out.put(name, w);
+      }
+    });
+    return new StepTimes(times, untimed, out);
+  }
+
+  /** The host cores interval {@code name} keeps busy when it runs alone: 1 unless given. */
+  public double cores(String name) {
+    return cores.getOrDefault(name, 1.0);
+  }
+
+  /** The widths given, by interval name. */
+  public Map<String, Double> widths() {
+    return cores;
   }
 }
