@@ -107,7 +107,9 @@ final class ProveCommand implements Callable<Integer> {
       + "of synthesis to the design's `cpu b_g2_msm`), gpu (device work at the design's `kernel b_g2_msm uses staged g2_bases` "
       + "step, e.g. designs/single-lock-g2-gpu.design) or split (as in cuzk: the sum of the bases whose scalar is 1 at the "
       + "design's `kernel b_g2_ones uses g2_bases` step, the full-scalar tail on the host, joined at `cpu b_g2_msm`, e.g. "
-      + "designs/single-lock-g2-split.design). A design without the steps the mode needs is an input error.")
+      + "designs/single-lock-g2-split.design) or inline (the whole G2 MSM at the design's `cpu b_g2_msm` step, on the worker's "
+      + "thread: nothing runs beside the design's steps, as simulate reads them). A design without the steps the mode needs "
+      + "is an input error.")
   String bG2 = "cpu";
 
   @Option(names = "--msm-tables", paramLabel = "K", description = "Precomputed MSM tables of K copies of each G1 base (at least 2; "
@@ -128,6 +130,9 @@ final class ProveCommand implements Callable<Integer> {
 
   @Mixin
   FaultOptions faultOptions = new FaultOptions();
+
+  @Mixin
+  DurationsOut durationsOut = new DurationsOut();
 
   @Option(names = "--overlap", arity = "2", paramLabel = "INTERVAL", description = "Report how often one worker entered the first "
       + "interval while another was inside the second, or the other way round (what check --overlap asks of the model).")
@@ -180,6 +185,7 @@ final class ProveCommand implements Callable<Integer> {
     Faults faults = faultOptions.faults();
     faultOptions.retry();
     outputs.checkWritable();
+    durationsOut.checkWritable(outputs.force);
     PrintWriter out = spec.commandLine().getOut();
     ProvingKernels kernels = faults.none() ? openDevice(d, r, circuit, out) : faultyKernels(d, r, circuit, out, faults);
     try (Device dev = kernels.device()) {
@@ -237,7 +243,7 @@ final class ProveCommand implements Callable<Integer> {
         return m;
       }
     }
-    throw new CliError("--b-g2 must be cpu, gpu or split, got '" + bG2 + "'");
+    throw new CliError("--b-g2 must be cpu, gpu, split or inline, got '" + bG2 + "'");
   }
 
   /**
@@ -307,10 +313,13 @@ final class ProveCommand implements Callable<Integer> {
     RetryPolicy retry = faultOptions.retry();
     FaultSummary.header(out, faults, retry);
     RunReport report;
+    durationsOut.start();
     report = new Engine(dev, StepGate.FREE, 100, retry).start(d, designFile.toString(),
         role0 -> new InterpretedPipeline(role0, false, role0.name().equals(r) ? workload : Workload.NONE),
         Map.of(r, parts)).await();
     outputs.writeTimeline(report, dev);
+    durationsOut.write(report, outputs.force, "interlock prove --design " + designFile + " --n " + n + " --partitions "
+        + partitions + " --witness " + witness + " --b-g2 " + bG2 + " --device " + device + " (" + d.parametersLine() + ")");
     if (outputs.html != null) {
       // workers take partitions from one queue, so a worker may run more jobs than the design's count: the view's model
       // lets each run as many as the busiest one took, so that it follows the whole run

@@ -60,6 +60,9 @@ final class RunCommand implements Callable<Integer> {
   @Mixin
   FaultOptions faultOptions = new FaultOptions();
 
+  @Mixin
+  DurationsOut durationsOut = new DurationsOut();
+
   @Override
   public Integer call() {
     Design d = design.load(file);
@@ -73,15 +76,18 @@ final class RunCommand implements Callable<Integer> {
     }
     outputs.checkWritable();
     TraceFiles.checkWritable(deviceCalls, outputs.force);
+    durationsOut.checkWritable(outputs.force);
     boolean gpu = device.equals("gpu");
     FaultyDevice faulty = faults.none() ? null : new FaultyDevice(() -> GpuDevices.forSteps(gpu, "--device gpu", d.vram()), faults);
     Device dev = faulty != null ? faulty : GpuDevices.forSteps(gpu, "--device gpu", d.vram());
     String where = dev.description();
     RunReport r;
     try (dev) {
+      durationsOut.start();
       r = new Engine(dev, StepGate.FREE, 100, retry).run(d, file.toString(), pipelines);
       outputs.writeTimeline(r, dev);
     }
+    durationsOut.write(r, outputs.force, "interlock run " + file + " (" + d.parametersLine() + ", " + where + ")");
     if (deviceCalls != null) { // after close: the ballast's frees are calls too
       TraceFiles.write(DeviceCallFile.text(dev.deviceCalls(), ProcessHandle.current().pid(),
           "interlock run " + file + " --device " + device), deviceCalls, outputs.force, "device calls");

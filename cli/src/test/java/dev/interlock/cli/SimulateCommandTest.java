@@ -6,9 +6,13 @@ import static dev.interlock.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import dev.interlock.model.sim.DurationsFile;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code interlock simulate} end to end: the sweep's table and JSON, a stopped run, bad input. */
 class SimulateCommandTest {
@@ -46,17 +50,78 @@ class SimulateCommandTest {
 
   @Test
   void anUnsafeDesignShowsWhereItsRunStoppedAndNoThroughput() {
-    CliTest.Run r = run("simulate", design("two-lock"), "--workers", "3", "--runs", "2");
+    CliTest.Run r = run("simulate", design("two-lock"), "--workers", "3", "--runs", "2", "--time", "synthesize=100ms",
+        "--time", "ntt_msm=1s");
     assertThat(r.status()).as(r.describe()).isEqualTo(1);
-    assertThat(r.out()).containsPattern("(?m)^3 +OOM at 0\\.000 s \\(gpu_worker#[0-9]\\): ")
-        .contains("untimed   synthesize, ntt_msm, b_g2_msm, epilogue");
+    assertThat(r.out()).containsPattern("(?m)^3 +OOM at 0\\.100 s \\(gpu_worker#[0-9]\\): ")
+        .contains("untimed   b_g2_msm, epilogue");
+  }
+
+  @Test
+  void aRunsDurationsFilePredictsTheDesignAndAnother(@TempDir Path dir) throws Exception {
+    // one worker of a timed design, run on the engine: its durations file, then the shipped design at 1..3 from it
+    Path timed = dir.resolve("timed.design");
+    Files.writeString(timed, """
+        design timed
+        vram 16GiB
+        mutex compute_mtx
+        role gpu_worker x1 jobs 3
+          cpu synthesize for 40ms
+          lock compute_mtx
+          alloc staged 12GiB
+          kernel ntt_msm uses staged for 20ms
+          free staged
+          unlock compute_mtx
+          cpu b_g2_msm for 10ms
+        """);
+    Path file = dir.resolve("durations.txt");
+    CliTest.Run ran = run("run", timed.toString(), "--durations", "--durations-out", file.toString());
+    assertThat(ran.status()).as(ran.describe()).isZero();
+    String text = Files.readString(file);
+    assertThat(text).startsWith("# interlock durations").contains("# from: interlock run " + timed);
+    List<DurationsFile.Measured> measured = DurationsFile.parse(file.toString(), text);
+    assertThat(measured).extracting(DurationsFile.Measured::name).containsExactly("synthesize", "ntt_msm", "b_g2_msm");
+    assertThat(measured.get(0).seconds()).hasSize(3).allSatisfy(x -> assertThat(x).isBetween(0.040, 0.5));
+    assertThat(measured.get(1).seconds()).hasSize(3).allSatisfy(x -> assertThat(x).isBetween(0.020, 0.5));
+    CliTest.Run again = run("run", timed.toString(), "--durations-out", file.toString());
+    assertThat(again.status()).as("an existing file is kept without --force").isEqualTo(2);
+    assertThat(Files.readString(file)).isEqualTo(text);
+
+    CliTest.Run sim = run("simulate", design("single-lock"), "--workers", "1..3", "--durations", file.toString(), "--runs", "2");
+    assertThat(sim.status()).as(sim.describe()).isZero();
+    assertThat(sim.out()).contains("durations " + file + "\n", "untimed   epilogue").containsPattern("cores     synthesize [0-9.]+");
+    // one worker alone makes a job per the sum of the measured means (epilogue is untimed)
+    double perJob = measured.stream().mapToDouble(m -> m.timing().mean()).sum();
+    CliTest.Run json = run("simulate", design("single-lock"), "--workers", "1", "--durations", file.toString(), "--runs", "1",
+        "--json");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> point = ((List<Map<String, Object>>) ((Map<String, Object>) parseJson(json.out())).get("points")).get(0);
+    assertThat(((Number) point.get("jobs_per_minute")).doubleValue()).isCloseTo(60 / perJob, within(60 / perJob * 0.15));
+
+    Path other = dir.resolve("other.txt");
+    Files.writeString(other, "h2d kernel - 0.5\nsynthesize cpu 2 0.04\n");
+    CliTest.Run partial = run("simulate", design("single-lock"), "--durations", other.toString());
+    assertThat(partial.out()).contains("(not in this design, left out: h2d)");
+  }
+
+  @Test
+  void aBadDurationsFileIsNamedByLine(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("bad.txt");
+    Files.writeString(file, "# header\nsynthesize cpu 1 fast\n");
+    CliTest.Run r = run("simulate", design("single-lock"), "--durations", file.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("interlock: " + file + ":2: a time is a number of seconds, at least 0, got 'fast'\n");
+    CliTest.Run missing = run("simulate", design("single-lock"), "--durations", dir.resolve("none.txt").toString());
+    assertThat(missing.status()).isEqualTo(2);
+    assertThat(missing.err()).startsWith("interlock: --durations " + dir.resolve("none.txt") + ": cannot read it");
   }
 
   @Test
   void badInputIsOneLineAndExitTwo() {
     for (String[] bad : List.of(new String[] {"--workers", "0"}, new String[] {"--workers", "3..2"},
         new String[] {"--time", "nothing=1ms"}, new String[] {"--time", "ntt_msm=fast"},
-        new String[] {"--scale", "ntt_msm=-1"}, new String[] {"--role", "nobody"}, new String[] {"--cores", "0"})) {
+        new String[] {"--scale", "ntt_msm=-1"}, new String[] {"--role", "nobody"}, new String[] {"--cores", "0"},
+        new String[] {"--step-cores", "nothing=2"}, new String[] {"--step-cores", "synthesize=0"})) {
       CliTest.Run r = run(CliTest.concat(new String[] {"simulate", design("single-lock")}, bad));
       assertThat(r.status()).as(String.join(" ", bad) + ": " + r.describe()).isEqualTo(2);
       assertThat(r.errLines()).as(String.join(" ", bad)).hasSize(1);

@@ -143,7 +143,13 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
      * BUFFERS} step (device work, {@link ProvingKernels#g2Msm} over the 0/1 mask in buffer {@value #G2_BASES}), the
      * full-width tail on the host from the end of synthesis, joined at {@code cpu b_g2_msm}.
      */
-    SPLIT;
+    SPLIT,
+    /**
+     * The whole G2 MSM on the host at the design's {@code cpu b_g2_msm} step (or at the epilogue), on the worker's
+     * thread: nothing runs beside the design's steps, so their measured times are all the work there is, as a
+     * simulation ({@code simulate --durations}) reads them.
+     */
+    INLINE;
 
     /** The option's value as {@code --b-g2} spells it. */
     public String optionValue() {
@@ -325,6 +331,18 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
    * The G2 MSM of a job, started on its own thread when synthesis ends (as cuzk starts b_g2_msm
    * before taking the GPU lock) and joined where the design places {@code cpu b_g2_msm}.
    */
+  /** The host's G2 MSM of s: computed here and timed with {@link BG2#INLINE}, else the one started at synthesis. */
+  private G2 hostBG2(State s) {
+    if (bG2Mode != BG2.INLINE) {
+      return join(s);
+    }
+    require(s.witness != null, "b_g2_msm before synthesize");
+    long t = System.nanoTime();
+    G2 r = Prover.bG2Msm(pk, s.witness);
+    record(Stage.B_G2_MSM.stepName, t);
+    return r;
+  }
+
   private static G2 join(State s) {
     require(s.bG2Task != null, "b_g2_msm before synthesize");
     return awaitBG2(s.bG2Task);
@@ -547,7 +565,7 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
           + "and a step `cpu b_g2_msm` (where the host's full-scalar tail is joined), and no `kernel b_g2_msm`; " + has
           + " (e.g. designs/single-lock-g2-split.design has both" + (kernelBG2 ? "; or run this design with --b-g2 gpu" : "")
           + (!kernelOnes && !kernelBG2 ? "; or run this design with --b-g2 cpu" : "") + ")");
-      case CPU -> !kernelBG2 && !kernelOnes ? Optional.empty() : Optional.of(prefix + "the design runs " + (kernelBG2
+      case CPU, INLINE -> !kernelBG2 && !kernelOnes ? Optional.empty() : Optional.of(prefix + "the design runs " + (kernelBG2
           ? "b_g2_msm as a kernel, but b_g2_msm is set to run on the CPU: run it on the GPU (--b-g2 gpu) or use a design with "
               + "`cpu b_g2_msm`"
           : "the ones of b_g2_msm as a kernel (`kernel b_g2_ones`), but b_g2_msm is set to run whole on the CPU: split it "
@@ -592,12 +610,12 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
         s.synthesized = h.synthesized();
         s.bG2Task = h.bG2();
       };
-      case B_G2_MSM -> () -> s.bG2 = join(s);
+      case B_G2_MSM -> () -> s.bG2 = hostBG2(s);
       case EPILOGUE -> () -> {
         require(s.msm != null, "epilogue before msm");
         if (s.bG2 == null) {
           require(bG2Mode != BG2.GPU, "epilogue before kernel b_g2_msm");
-          s.bG2 = join(s);
+          s.bG2 = hostBG2(s);
         }
         if (bG2Mode == BG2.SPLIT) {
           require(s.bG2Ones != null, "epilogue before kernel b_g2_ones");
@@ -619,8 +637,8 @@ public final class ProvingWorkload implements Workload, AutoCloseable {
     Witness w = circuit.witness(p.publicInputs(), p.privateSeeds());
     Synthesized syn = Prover.synthesize(circuit, w);
     record(Stage.SYNTHESIZE.stepName, t0);
-    if (bG2Mode == BG2.GPU) {
-      return new HostWork(w, syn, null); // the design's kernel b_g2_msm step computes it on the device
+    if (bG2Mode == BG2.GPU || bG2Mode == BG2.INLINE) {
+      return new HostWork(w, syn, null); // the design's kernel b_g2_msm (GPU) or cpu b_g2_msm step (INLINE) computes it
     }
     Future<G2> bG2 = bG2Threads.submit(() -> {
       long t = System.nanoTime();

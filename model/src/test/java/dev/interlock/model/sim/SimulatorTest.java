@@ -77,6 +77,35 @@ class SimulatorTest {
   }
 
   @Test
+  void cpuStepsShareTheCoresByTheirWidths() {
+    Design d = TestDesigns.parse("""
+        design wide
+        vram 16GiB
+        role w x2 jobs 1
+          cpu synth for 1s
+        """);
+    StepTimes eight = StepTimes.of(d, Map.of()).withCores(Map.of("synth", 8.0));
+    // two steps of 8 cores on 16: each at full speed; on 8 cores: each at half speed; alone on 4 cores: half speed too
+    assertThat(Simulator.run(d, Machine.withCores(16), eight, 1).seconds()).isCloseTo(1.0, within(1e-9));
+    assertThat(Simulator.run(d, Machine.withCores(8), eight, 1).seconds()).isCloseTo(2.0, within(1e-9));
+    assertThat(Simulator.run(d.withThreads("w", 1), Machine.withCores(4), eight, 1).seconds()).isCloseTo(2.0, within(1e-9));
+    // a short and a long step of 8 cores each on 8: both at half speed until the short one ends, then the long one alone
+    Design mixed = TestDesigns.parse("""
+        design mixed
+        vram 16GiB
+        role a x1 jobs 1
+          cpu short for 1s
+        role b x1 jobs 1
+          cpu long for 3s
+        """);
+    StepTimes both = StepTimes.of(mixed, Map.of()).withCores(Map.of("short", 8.0, "long", 8.0));
+    SimRun r = Simulator.run(mixed, Machine.withCores(8), both, 1);
+    assertThat(r.jobSeconds()).hasSize(2);
+    assertThat(r.jobSeconds().get(0)).isCloseTo(2.0, within(1e-9)); // 1 s of work at half speed
+    assertThat(r.seconds()).isCloseTo(4.0, within(1e-9)); // 1 s of long's work by then, 2 s more alone
+  }
+
+  @Test
   void kernelsOfDifferentWorkersQueueForTheGpuUnlessItSharesThem() {
     Design d = TestDesigns.parse("""
         design gpu
@@ -95,12 +124,17 @@ class SimulatorTest {
   @Test
   void anUnsafeDesignsRunStopsAtItsViolationWithNoThroughput() {
     Design d = TestDesigns.shipped("two-lock").withThreads("gpu_worker", 3);
-    List<SimRun> runs = List.of(run(d, MACHINE), Simulator.run(d, MACHINE, StepTimes.of(d, Map.of()), 2));
-    assertThat(runs).anySatisfy(r -> {
+    // every worker synthesizes for 0.1 s; the first then holds 14 GiB through its kernel while the next stages 12 GiB
+    StepTimes times = StepTimes.of(d, Map.of("synthesize", new Timing.Fixed(0.1), "ntt_msm", new Timing.Fixed(1)));
+    for (long seed = 1; seed <= 3; seed++) {
+      SimRun r = Simulator.run(d, MACHINE, times, seed);
       assertThat(r.stop()).isPresent();
       assertThat(r.stop().get().kind()).isEqualTo(ViolationKind.OOM);
+      assertThat(r.stop().get().seconds()).isCloseTo(0.1, within(1e-9));
+      assertThat(r.stop().get().message()).contains("12GiB");
       assertThat(r.jobsPerMinute()).isZero();
-    });
+      assertThat(r.jobs()).isZero();
+    }
   }
 
   @Test
