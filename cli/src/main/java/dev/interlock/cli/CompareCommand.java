@@ -12,15 +12,19 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.Simulation;
 import dev.interlock.model.sim.StepTimes;
+import dev.interlock.view.html.ThroughputPlot;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,11 +59,15 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object on stdout instead of the table.")
   boolean json;
 
-  /** One design's answer at one worker count: its verdict, and its throughput when it is safe. */
-  private record Cell(String verdict, Optional<Simulation.Point> point) {}
+  @Mixin
+  PlotOutput plot = new PlotOutput();
+
+  /** One design's answer at one worker count: its verdict (what made it unsafe: detail), its throughput when safe. */
+  private record Cell(String verdict, String detail, Optional<Simulation.Point> point) {}
 
   @Override
   public Integer call() {
+    plot.checkWritable();
     List<Integer> counts = SimulateCommand.counts(workers, 1);
     Machine machine = sim.machine();
     List<Design> designs = new ArrayList<>();
@@ -82,6 +90,7 @@ final class CompareCommand implements Callable<Integer> {
       text(out, designs, times, table);
     }
     out.flush();
+    plot.write(page(designs, times, table));
     return table.values().stream().allMatch(row -> fastest(row) >= 0) ? 0 : 1;
   }
 
@@ -100,12 +109,22 @@ final class CompareCommand implements Callable<Integer> {
     String role = d.roles().get(0).name();
     CheckReport r = Checker.check(d.withThreads(role, n), d.name(), Checker.Options.defaults(CheckCommand.DEFAULT_MAX_STATES));
     if (!(r.verdict() instanceof Verdict.Safe)) {
-      return new Cell(r.verdict().label(), Optional.empty());
+      return new Cell(r.verdict().label(), "check: " + checkDetail(r.verdict()), Optional.empty());
     }
     Simulation.Point p = Simulation.sweep(d, new Simulation.Plan(role, List.of(n), SimulateCommand.JOBS, sim.runs, sim.seed),
         machine, times).get(0);
-    return new Cell(p.stop().map(s -> s.kind().name()).orElse("SAFE"), p.stop().isPresent() ? Optional.empty()
-        : Optional.of(p));
+    ThroughputPlot.Cell c = ThroughputPlot.Cell.of(p);
+    return new Cell(c.verdict(), c.detail(), c.point());
+  }
+
+  private static String checkDetail(Verdict v) {
+    if (v instanceof Verdict.Unsafe u) {
+      return u.violation().message();
+    }
+    if (v instanceof Verdict.LimitReached l) {
+      return "a limit (" + l.limit().label() + ") stopped the search: not a proof of safety";
+    }
+    return v.label();
   }
 
   /** The index of the safe design with the highest throughput in a row, or -1 when none is safe. */
@@ -142,6 +161,32 @@ final class CompareCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "untimed   %s: %s%n", designs.get(i).name(), String.join(", ", untimed));
       }
     }
+  }
+
+  /** The page of {@code --html}: a curve per design from the same cells as the table, the fastest safe marked. */
+  private ThroughputPlot.Plot page(List<Design> designs, List<StepTimes> times, Map<Integer, List<Cell>> table) {
+    List<String> notes = new ArrayList<>(List.of(String.format(Locale.ROOT, "%d runs of %d jobs per thread per count, seeds"
+        + " %d..%d; %s", sim.runs, SimulateCommand.JOBS, sim.seed, sim.seed + sim.runs - 1, sim.machineText())));
+    if (sim.durations != null) {
+      notes.add("durations: " + sim.durations);
+    }
+    List<ThroughputPlot.Series> series = new ArrayList<>();
+    for (int i = 0; i < designs.size(); i++) {
+      Design d = designs.get(i);
+      int at = i;
+      List<ThroughputPlot.Cell> cells = new ArrayList<>();
+      table.forEach((n, row) -> cells.add(new ThroughputPlot.Cell(n, row.get(at).verdict(), row.get(at).detail(),
+          row.get(at).point())));
+      series.add(new ThroughputPlot.Series(d.name(), files.get(i).toString(), d.mutexes(), cells));
+      if (!times.get(i).untimed().isEmpty()) {
+        notes.add("untimed in " + d.name() + ": " + String.join(", ", times.get(i).untimed()));
+      }
+    }
+    Set<String> roles = new LinkedHashSet<>();
+    designs.forEach(d -> roles.add(d.roles().get(0).name()));
+    return new ThroughputPlot.Plot("throughput: " + designs.stream().map(Design::name).collect(Collectors.joining(", ")),
+        notes, roles.size() == 1 ? "workers (" + roles.iterator().next() + " threads)"
+            : "workers (threads of each design's first role)", series, true);
   }
 
   private ObjectNode json(List<Design> designs, Map<Integer, List<Cell>> table) {

@@ -8,6 +8,7 @@ import dev.interlock.model.sim.Machine;
 import dev.interlock.model.sim.SimRun;
 import dev.interlock.model.sim.Simulation;
 import dev.interlock.model.sim.StepTimes;
+import dev.interlock.view.html.ThroughputPlot;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,8 +61,12 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object on stdout instead of the text.")
   boolean json;
 
+  @Mixin
+  PlotOutput plot = new PlotOutput();
+
   @Override
   public Integer call() {
+    plot.checkWritable();
     Design d = design.load(file);
     String r = role != null ? role : d.roles().get(0).name();
     if (d.role(r).isEmpty()) {
@@ -90,6 +95,7 @@ final class SimulateCommand implements Callable<Integer> {
       text(out, d, plan, machine, times, points);
     }
     out.flush();
+    plot.write(page(d, plan, times, points));
     return points.stream().anyMatch(p -> p.stop().isPresent()) ? 1 : 0;
   }
 
@@ -131,17 +137,14 @@ final class SimulateCommand implements Callable<Integer> {
       List<Simulation.Point> points) {
     out.printf(Locale.ROOT, "design    %s (%s)%n", d.name(), file);
     out.printf(Locale.ROOT, "machine   %s%n", sim.machineText());
-    out.printf(Locale.ROOT, "plan      %s x %s, %s, %d runs each, seeds %d..%d%n", plan.role(),
-        plan.workers().size() == 1 ? plan.workers().get(0) : plan.workers().get(0) + ".." + plan.workers().get(plan.workers().size() - 1),
-        plan.jobs() == 0 ? "the design's jobs" : plan.jobs() + " jobs per thread", plan.runs(), plan.seed(),
-        plan.seed() + plan.runs() - 1);
+    out.printf(Locale.ROOT, "plan      %s%n", planText(plan));
     if (sim.durations != null) {
       List<String> unmatched = sim.unmatched(d);
       out.printf(Locale.ROOT, "durations %s%s%n", sim.durations, unmatched.isEmpty() ? ""
           : " (not in this design, left out: " + String.join(", ", unmatched) + ")");
     }
     if (!times.untimed().isEmpty()) {
-      out.printf(Locale.ROOT, "untimed   %s (no 'for' and no --time: they take no time)%n", String.join(", ", times.untimed()));
+      out.printf(Locale.ROOT, "untimed   %s%n", untimedText(times));
     }
     if (!times.widths().isEmpty()) {
       List<String> w = new ArrayList<>();
@@ -164,6 +167,32 @@ final class SimulateCommand implements Callable<Integer> {
           p.jobsPerMinuteCi95(), p.latencyMedian(), p.latencyP95(), 100 * p.gpuBusyFraction(), Sizes.format(p.peakUsedBytes()),
           holds);
     }
+  }
+
+  /** The page of {@code --html}: the same points as the text, one curve; a stopped count drawn with its verdict. */
+  private ThroughputPlot.Plot page(Design d, Simulation.Plan plan, StepTimes times, List<Simulation.Point> points) {
+    List<String> notes = new ArrayList<>(List.of("design " + d.name() + " (" + file + ")", "machine: " + sim.machineText(),
+        "plan: " + planText(plan)));
+    if (sim.durations != null) {
+      notes.add("durations: " + sim.durations);
+    }
+    if (!times.untimed().isEmpty()) {
+      notes.add("untimed: " + untimedText(times));
+    }
+    return new ThroughputPlot.Plot("throughput: " + d.name(), notes, "workers (" + plan.role() + " threads)",
+        List.of(new ThroughputPlot.Series(d.name(), file.toString(), d.mutexes(),
+            points.stream().map(ThroughputPlot.Cell::of).toList())), false);
+  }
+
+  private static String planText(Simulation.Plan plan) {
+    return String.format(Locale.ROOT, "%s x %s, %s, %d runs each, seeds %d..%d", plan.role(),
+        plan.workers().size() == 1 ? plan.workers().get(0) : plan.workers().get(0) + ".." + plan.workers().get(plan.workers().size() - 1),
+        plan.jobs() == 0 ? "the design's jobs" : plan.jobs() + " jobs per thread", plan.runs(), plan.seed(),
+        plan.seed() + plan.runs() - 1);
+  }
+
+  private static String untimedText(StepTimes times) {
+    return String.join(", ", times.untimed()) + " (no 'for' and no --time: they take no time)";
   }
 
   private static String holdHeader(Design d) {

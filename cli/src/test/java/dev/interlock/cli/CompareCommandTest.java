@@ -5,14 +5,20 @@ import static dev.interlock.cli.CliTest.parseJson;
 import static dev.interlock.cli.CliTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code interlock compare}: verdicts beside predicted throughput, and the fastest safe design per worker count. */
 class CompareCommandTest {
   private static final String[] TIMES = {"--time", "synthesize=500ms", "--time", "ntt_msm=300ms", "--time",
       "b_g2_msm=200ms", "--time", "epilogue=50ms", "--runs", "2"};
+
+  @TempDir
+  Path tmp;
 
   @Test
   @SuppressWarnings("unchecked")
@@ -41,5 +47,43 @@ class CompareCommandTest {
     CliTest.Run bad = run("compare", design("two-lock"), "--time", "nothing=1ms");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).isEqualTo("interlock: --time nothing: no design has a cpu or kernel step of that name\n");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theHtmlPlotHasEachDesignsCellsAndTheFastestSafeMarked() throws Exception {
+    Path html = tmp.resolve("compare.html");
+    CliTest.Run r = run(CliTest.concat(new String[] {"compare", design("single-lock"), design("two-lock"), "--workers",
+        "1..3", "--json", "--html", html.toString()}, TIMES));
+    assertThat(r.status()).as(r.describe()).isZero();
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) ((Map<String, Object>) parseJson(r.out())).get("rows");
+    List<Map<String, String>> drawn = SimulateCommandTest.plotted(html);
+    assertThat(drawn).extracting(p -> p.get("design") + "@" + p.get("workers") + " " + p.get("verdict"))
+        .containsExactly("single-lock@1 SAFE", "single-lock@2 SAFE", "single-lock@3 SAFE", "two-lock@1 SAFE",
+            "two-lock@2 OOM", "two-lock@3 OOM");
+    for (int n = 1; n <= 3; n++) {
+      Map<String, Object> cell = ((List<Map<String, Object>>) rows.get(n - 1).get("designs")).get(0);
+      assertThat(Double.parseDouble(drawn.get(n - 1).get("jobs-per-minute")))
+          .isEqualTo(((Number) cell.get("jobs_per_minute")).doubleValue());
+      assertThat(drawn.get(n - 1)).as("single-lock is the fastest safe design at %d", n).containsEntry("fastest", "true");
+    }
+    assertThat(drawn.get(4)).containsEntry("class", "unsafe").doesNotContainKeys("jobs-per-minute", "fastest");
+    assertThat(Files.readString(html)).contains("OOM: check: gpu_worker#1 alloc staged 12GiB: 12GiB live + 12GiB requested"
+        + " &gt; 16GiB vram").containsPattern("<path class=\"curve\" data-design=\"two-lock\"[^>]* d=\"M[0-9. ]+\"/>");
+  }
+
+  @Test
+  void theHtmlRefusesAnExistingFileBeforeCheckingUnlessForced() throws Exception {
+    Path html = tmp.resolve("kept.html");
+    Files.writeString(html, "mine");
+    String[] args = {"compare", design("two-lock"), "--workers", "2", "--runs", "1", "--html", html.toString()};
+    CliTest.Run r = run(args);
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).isEqualTo("interlock: " + html + ": exists; not overwritten (pass --force to replace it)\n");
+    assertThat(Files.readString(html)).isEqualTo("mine");
+    CliTest.Run forced = run(CliTest.concat(args, "--force"));
+    assertThat(forced.status()).as(forced.describe()).isEqualTo(1);
+    assertThat(Files.readString(html)).contains("no design is safe at 2 workers");
   }
 }

@@ -9,15 +9,40 @@ import static org.assertj.core.api.Assertions.within;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.interlock.model.sim.DurationsFile;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code interlock simulate} end to end: the sweep's table and JSON, a stopped run, bad input. */
+/** {@code interlock simulate} end to end: the sweep's table, JSON and HTML plot, a stopped run, bad input. */
 class SimulateCommandTest {
   private static final String[] TIMES = {"--time", "synthesize=500ms", "--time", "ntt_msm=300ms", "--time",
       "b_g2_msm=200ms", "--time", "epilogue=50ms"};
+  private static final Pattern POINT = Pattern.compile("<g class=\"point ([a-z ]+)\"([^>]*)>");
+  private static final Pattern ATTR = Pattern.compile("data-([a-z0-9-]+)=\"([^\"]*)\"");
+
+  @TempDir
+  Path tmp;
+
+  /** The drawn points of a written plot: each one's class ({@code safe}, {@code unsafe}, ...) and data attributes. */
+  static List<Map<String, String>> plotted(Path html) throws Exception {
+    List<Map<String, String>> out = new ArrayList<>();
+    Matcher m = POINT.matcher(Files.readString(html));
+    while (m.find()) {
+      Map<String, String> a = new LinkedHashMap<>();
+      a.put("class", m.group(1));
+      Matcher d = ATTR.matcher(m.group(2));
+      while (d.find()) {
+        a.put(d.group(1), d.group(2));
+      }
+      out.add(a);
+    }
+    return out;
+  }
 
   @Test
   void singleLockOverlapsHostWorkWithTheNextWorkersKernelsUpToItsLock() {
@@ -127,5 +152,69 @@ class SimulateCommandTest {
       assertThat(r.errLines()).as(String.join(" ", bad)).hasSize(1);
       assertThat(r.err()).startsWith("interlock: ").doesNotContain("Exception");
     }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theHtmlPlotHasTheJsonsPoints() throws Exception {
+    Path html = tmp.resolve("plot.html");
+    CliTest.Run r = run(CliTest.concat(new String[] {"simulate", design("single-lock"), "--workers", "1..3", "--runs", "2",
+        "--json", "--html", html.toString()}, TIMES));
+    assertThat(r.status()).as(r.describe()).isZero();
+    List<Map<String, Object>> points = (List<Map<String, Object>>) ((Map<String, Object>) parseJson(r.out())).get("points");
+    List<Map<String, String>> drawn = plotted(html);
+    assertThat(drawn).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(drawn.get(i)).containsEntry("class", "safe").containsEntry("design", "single-lock")
+          .containsEntry("workers", String.valueOf(i + 1)).doesNotContainKey("fastest");
+      assertThat(Double.parseDouble(drawn.get(i).get("jobs-per-minute")))
+          .isEqualTo(((Number) points.get(i).get("jobs_per_minute")).doubleValue());
+      assertThat(Double.parseDouble(drawn.get(i).get("ci95")))
+          .isEqualTo(((Number) points.get(i).get("jobs_per_minute_ci95")).doubleValue());
+    }
+    assertThat(Files.readString(html)).contains("<h1>throughput: single-lock</h1>")
+        .contains("<p class=\"sub\">plan: gpu_worker x 1..3, 8 jobs per thread, 2 runs each, seeds 1..2</p>");
+  }
+
+  @Test
+  void aStoppedRunIsDrawnWithItsVerdictAndNoThroughput() throws Exception {
+    Path html = tmp.resolve("two-lock.html");
+    CliTest.Run r = run(CliTest.concat(new String[] {"simulate", design("two-lock"), "--workers", "1..3", "--runs", "2",
+        "--html", html.toString()}, TIMES));
+    assertThat(r.status()).as(r.describe()).isEqualTo(1);
+    List<Map<String, String>> drawn = plotted(html);
+    assertThat(drawn).extracting(p -> p.get("class") + " " + p.get("workers") + " " + p.get("verdict"))
+        .containsExactly("safe 1 SAFE", "unsafe 2 OOM", "unsafe 3 OOM");
+    assertThat(drawn.get(1)).doesNotContainKey("jobs-per-minute");
+    assertThat(Files.readString(html)).containsPattern("<path class=\"curve\" data-design=\"two-lock\"[^>]* d=\"M[0-9. ]+\"/>")
+        .contains("OOM: a simulated run stopped at 0.500 s (gpu_worker#1): gpu_worker#1 alloc staged 12GiB");
+  }
+
+  @Test
+  void theHtmlRefusesAnExistingFileBeforeTheRunsUnlessForced() throws Exception {
+    Path html = tmp.resolve("kept.html");
+    Files.writeString(html, "mine");
+    String[] args = CliTest.concat(new String[] {"simulate", design("single-lock"), "--workers", "1..2", "--runs", "1",
+        "--html", html.toString()}, TIMES);
+    CliTest.Run r = run(args);
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.out()).as("nothing simulated").isEmpty();
+    assertThat(r.err()).isEqualTo("interlock: " + html + ": exists; not overwritten (pass --force to replace it)\n");
+    assertThat(Files.readString(html)).isEqualTo("mine");
+    CliTest.Run forced = run(CliTest.concat(args, "--force"));
+    assertThat(forced.status()).as(forced.describe()).isZero();
+    assertThat(Files.readString(html)).startsWith("<!DOCTYPE html>");
+    assertThat(plotted(html)).hasSize(2);
+  }
+
+  @Test
+  void anHtmlPathThatCannotBeWrittenIsBadInputNamingIt() throws Exception {
+    Path html = tmp.resolve("a-directory.html"); // not empty: even --force cannot replace it
+    Files.createDirectories(html);
+    Files.writeString(html.resolve("inside"), "x");
+    CliTest.Run r = run(CliTest.concat(new String[] {"simulate", design("single-lock"), "--workers", "1", "--runs", "1",
+        "--html", html.toString(), "--force"}, TIMES));
+    assertThat(r.status()).as(r.describe()).isEqualTo(2);
+    assertThat(r.errLines()).singleElement().asString().startsWith("interlock: " + html + ": cannot write HTML plot: ");
   }
 }

@@ -173,7 +173,8 @@ public final class HtmlPage {
     return o;
   }
 
-  private static String resource(String name) {
+  /** A resource of this package (the view's CSS and scripts), as text. */
+  static String resource(String name) {
     try (InputStream in = HtmlPage.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("missing resource " + name);

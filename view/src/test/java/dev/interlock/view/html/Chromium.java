@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Debian's chromium in headless mode, for the browser tests: screenshots and the DOM after the page's script ran.
- * Missing chromium skips the tests with the reason, except under {@code CI=true}, where it fails them.
+ * Debian's chromium in headless mode, for the browser tests (this module's and cli's): screenshots and the DOM after the
+ * page's script ran. Missing chromium skips the tests with the reason, except under {@code CI=true}, where it fails them.
  */
-final class Chromium {
+public final class Chromium {
   private final Path binary;
   private final Path profile;
 
@@ -27,7 +27,7 @@ final class Chromium {
   }
 
   /** The browser, or the test is skipped (failed under CI=true) saying why. */
-  static Chromium require(Path scratch) {
+  public static Chromium require(Path scratch) {
     Optional<Path> b = find();
     if (b.isEmpty()) {
       String why = "no chromium found (looked at $CHROMIUM, then chromium, chromium-browser, google-chrome on PATH); "
@@ -56,7 +56,7 @@ final class Chromium {
   }
 
   /** A screenshot of {@code page} in a window of the given size, at one device pixel per CSS pixel. */
-  Path screenshot(Path page, int width, int height, Path png) throws IOException, InterruptedException {
+  public Path screenshot(Path page, int width, int height, Path png) throws IOException, InterruptedException {
     run(page, List.of("--screenshot=" + png.toAbsolutePath(), "--window-size=" + width + "," + height), png.resolveSibling("shot.log"));
     if (!Files.isRegularFile(png)) {
       fail("chromium wrote no screenshot; its output: " + Files.readString(png.resolveSibling("shot.log")));
@@ -65,7 +65,7 @@ final class Chromium {
   }
 
   /** The DOM of {@code page} after its scripts ran. */
-  String dumpDom(Path page, int width, int height) throws IOException, InterruptedException {
+  public String dumpDom(Path page, int width, int height) throws IOException, InterruptedException {
     Path out = page.resolveSibling(page.getFileName() + ".dom");
     run(page, List.of("--dump-dom", "--window-size=" + width + "," + height), out);
     return Files.readString(out, StandardCharsets.UTF_8);
