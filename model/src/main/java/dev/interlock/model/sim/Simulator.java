@@ -49,6 +49,8 @@ public final class Simulator {
   private double now;
   /** Per thread: inside an interval (queued for its resource or running), so it takes no other step. */
   private final boolean[] busy;
+  /** Per thread: a role thread that has run all its jobs. */
+  private final boolean[] over;
   /** The kernels running on the GPU, by when they end. */
   private final PriorityQueue<End> ends = new PriorityQueue<>();
   private long order;
@@ -100,6 +102,7 @@ public final class Simulator {
     this.random = new SplittableRandom(seed);
     int n = model.threads();
     busy = new boolean[n];
+    over = new boolean[n];
     jobStart = new double[n];
     jobsDone = new int[n];
     waitingSince = new double[n];
@@ -202,11 +205,12 @@ public final class Simulator {
         threads[j] = x;
       }
       for (int t : threads) {
-        if (busy[t]) {
+        if (busy[t] || over[t]) {
           continue;
         }
         Optional<Step> next = model.nextStep(s, t);
         if (next.isEmpty()) {
+          over[t] = !model.isTaskThread(t); // a role thread at its end stays there; a task thread may be spawned again
           continue;
         }
         Step step = next.get();
@@ -252,7 +256,7 @@ public final class Simulator {
   private void advance(int t, long[] out) {
     s = out.clone();
     if (!model.isTaskThread(t)) {
-      int done = model.view(s, t).job();
+      int done = model.job(s, t);
       if (done > jobsDone[t]) {
         jobsDone[t] = done;
         jobs++;

@@ -1135,6 +1135,14 @@ public final class Model {
   }
 
   /** A readable snapshot of thread t. */
+  /** Role thread t's job counter, as {@link ThreadView#job()} reads it, without building the view. */
+  public int job(long[] s, int t) {
+    if (isTaskThread(t)) {
+      throw new IllegalArgumentException(threadName(t) + " is a task thread: it has its spawner's job");
+    }
+    return (int) layout(t).job.get(s, baseOf(t));
+  }
+
   public ThreadView view(long[] s, int move) {
     int t = threadOf(move);
     WorkerLayout l = layout(t);
