@@ -1,6 +1,7 @@
 package dev.interlock.model.sim;
 
 import dev.interlock.model.design.Design;
+import dev.interlock.model.state.Model;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /** Simulated runs of a design at several worker counts, summarized per count: {@code interlock simulate}. */
 public final class Simulation {
@@ -70,14 +72,17 @@ public final class Simulation {
     for (var r : design.roles()) {
       withJobs = plan.jobs() == 0 ? withJobs : withJobs.withJobs(r.name(), plan.jobs());
     }
-    List<Point> out = new ArrayList<>();
+    // every run has its own seed and simulator, so the runs go in parallel and the result is the same in any order
+    List<Model> models = new ArrayList<>();
     for (int w : plan.workers()) {
-      Design at = withJobs.withThreads(plan.role(), w);
-      List<SimRun> runs = new ArrayList<>();
-      for (int i = 0; i < plan.runs(); i++) {
-        runs.add(Simulator.run(at, machine, times, plan.seed() + i));
-      }
-      out.add(summary(w, runs, design.mutexes()));
+      models.add(new Model(withJobs.withThreads(plan.role(), w)));
+    }
+    int r = plan.runs();
+    List<SimRun> all = IntStream.range(0, models.size() * r).parallel()
+        .mapToObj(k -> Simulator.run(models.get(k / r), machine, times, plan.seed() + k % r)).toList();
+    List<Point> out = new ArrayList<>();
+    for (int i = 0; i < models.size(); i++) {
+      out.add(summary(plan.workers().get(i), all.subList(i * r, (i + 1) * r), design.mutexes()));
     }
     return out;
   }

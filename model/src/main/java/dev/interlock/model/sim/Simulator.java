@@ -94,8 +94,9 @@ public final class Simulator {
     }
   }
 
-  private Simulator(Design design, Machine machine, StepTimes times, long seed) {
-    this.model = new Model(design);
+  private Simulator(Model model, Machine machine, StepTimes times, long seed) {
+    Design design = model.design();
+    this.model = model;
     this.machine = machine;
     this.times = times;
     this.seed = seed;
@@ -116,7 +117,12 @@ public final class Simulator {
 
   /** Runs {@code design} (its thread and job counts as they are) on {@code machine} with {@code times}. */
   public static SimRun run(Design design, Machine machine, StepTimes times, long seed) {
-    return new Simulator(design, machine, times, seed).run();
+    return run(new Model(design), machine, times, seed);
+  }
+
+  /** Runs {@code model}'s design: a model serves any number of runs, at once too (it keeps no state of its own). */
+  public static SimRun run(Model model, Machine machine, StepTimes times, long seed) {
+    return new Simulator(model, machine, times, seed).run();
   }
 
   private SimRun run() {
