@@ -1,5 +1,10 @@
 package dev.interlock.cli;
 
+import dev.interlock.model.design.Design;
+import dev.interlock.model.sim.DurationsFile;
+import dev.interlock.observe.CaptureDurations;
+import dev.interlock.observe.CaptureFormat;
+import dev.interlock.observe.CaptureFormatException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -47,6 +52,14 @@ final class CaptureCommand implements Callable<Integer> {
           + "are always recorded.")
   List<String> ignoreLibs = new ArrayList<>();
 
+  @Option(names = "--durations-out", paramLabel = "FILE", description = "After the run, write the measured times of the NVTX "
+      + "ranges named as the --design's cpu and kernel steps, as a durations file for simulate --durations (docs/simulate.md). "
+      + "--force lets it replace a file.")
+  Path durationsOut;
+
+  @Option(names = "--design", paramLabel = "FILE", description = "The design whose step names --durations-out looks for.")
+  Path designFile;
+
   @Parameters(arity = "1..*", paramLabel = "PROGRAM", description = "The program and its arguments, after --.")
   List<String> command;
 
@@ -57,6 +70,11 @@ final class CaptureCommand implements Callable<Integer> {
         throw new CliError("--ignore-lib '" + name + "': a library name must be non-empty and contain no ':'");
       }
     }
+    if ((durationsOut == null) != (designFile == null)) {
+      throw new CliError("--durations-out and --design go together: the design names the steps whose ranges are timed");
+    }
+    Design design = designFile == null ? null : new DesignOptions().load(designFile);
+    TraceFiles.checkWritable(durationsOut, force);
     Path lib = locateLibrary().toAbsolutePath();
     Path out = output.toAbsolutePath();
     try {
@@ -106,9 +124,31 @@ final class CaptureCommand implements Callable<Integer> {
       } catch (IOException e) {
         err.printf(Locale.ROOT, "interlock capture: %s: cannot trim the capture: %s%n", output, e.getMessage());
       }
+      if (design != null) {
+        writeDurations(err, design);
+      }
     }
     err.flush();
     return status;
+  }
+
+  /** The capture's ranges named as the design's intervals, as --durations-out; what it skipped on stderr. */
+  private void writeDurations(PrintWriter err, Design design) {
+    CaptureDurations.Result r;
+    try {
+      r = CaptureDurations.of(CaptureFormat.read(output), design);
+    } catch (CaptureFormatException e) {
+      throw new CliError(e.getMessage());
+    }
+    if (r.measured().isEmpty()) {
+      throw new CliError("--durations-out " + durationsOut + ": the capture has no NVTX range named as a cpu or kernel step of "
+          + designFile + (r.unmatched().isEmpty() ? "" : " (its ranges: " + String.join(", ", r.unmatched()) + ")"));
+    }
+    TraceFiles.write(DurationsFile.write(r.measured(), List.of("from: interlock capture of " + String.join(" ", command)
+        + " (NVTX ranges named as the steps of " + designFile + "; no CPU time in a capture: cores -)")), durationsOut, force,
+        "durations");
+    err.printf(Locale.ROOT, "interlock capture: %d intervals timed in %s%s%n", r.measured().size(), durationsOut,
+        r.unmatched().isEmpty() ? "" : "; ranges of no step of the design, not timed: " + String.join(", ", r.unmatched()));
   }
 
   /** --lib, INTERLOCK_CAPTURE_LIB, beside the jar, the repository's capture/target/native (from the jar or from here). */
