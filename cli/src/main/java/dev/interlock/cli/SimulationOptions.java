@@ -2,6 +2,7 @@ package dev.interlock.cli;
 
 import dev.interlock.model.design.Design;
 import dev.interlock.model.design.Durations;
+import dev.interlock.model.design.Sizes;
 import dev.interlock.model.sim.DurationsFile;
 import dev.interlock.model.sim.StepTimes;
 import java.nio.file.Path;
@@ -40,6 +41,10 @@ final class SimulationOptions {
   @Option(names = "--step-cores", paramLabel = "NAME=K", description = "The host cores a cpu step keeps busy when it runs alone, "
       + "e.g. synthesize=12 (repeatable; default 1, or the durations file's).")
   Map<String, Double> stepCores = new LinkedHashMap<>();
+
+  @Option(names = "--copy", paramLabel = "NAME=BANDWIDTH", description = "The kernel NAME is a host-to-device copy of the "
+      + "buffers it uses at BANDWIDTH, e.g. h2d=25GiB/s: on the copy engine, one at a time beside the kernels (repeatable).")
+  Map<String, String> copy = new LinkedHashMap<>();
 
   private List<DurationsFile.Measured> measured;
 
@@ -89,10 +94,32 @@ final class SimulationOptions {
    */
   StepTimes times(Design d, Path file) {
     try {
-      return StepTimes.of(d, measured(), times()).withCores(cores(d, file));
+      return copies(d, StepTimes.of(d, measured(), times()).withCores(cores(d, file)), true);
     } catch (IllegalArgumentException e) {
       throw new CliError(file + ": " + e.getMessage());
     }
+  }
+
+  /** {@code t} with the --copy kernels {@code d} has as copies; with {@code strict}, one it has not is an error. */
+  private StepTimes copies(Design d, StepTimes t, boolean strict) {
+    for (Map.Entry<String, String> e : copy.entrySet()) {
+      if (strict || t.has(e.getKey())) {
+        t = t.withCopy(d, e.getKey(), bandwidth(e.getKey(), e.getValue()));
+      }
+    }
+    return t;
+  }
+
+  /** Bytes per second of SIZE/s. */
+  private static double bandwidth(String name, String text) {
+    if (!text.endsWith("/s")) {
+      throw new CliError("--copy " + name + "=" + text + ": a bandwidth is a size per second, e.g. 25GiB/s");
+    }
+    Sizes.Parsed p = Sizes.parse(text.substring(0, text.length() - 2));
+    if (p.bytes().isEmpty() || p.bytes().get() == 0) {
+      throw new CliError("--copy " + name + "=" + text + ": " + (p.bytes().isEmpty() ? p.error() : "a bandwidth is more than 0 bytes per second"));
+    }
+    return p.bytes().get();
   }
 
   /**
@@ -110,7 +137,7 @@ final class SimulationOptions {
       Map<String, Double> widths = new LinkedHashMap<>(stepCores);
       widths.keySet().removeIf(k -> !declared.has(k));
       try {
-        out.add(StepTimes.of(d, measured(), mine).withCores(widths));
+        out.add(copies(d, StepTimes.of(d, measured(), mine).withCores(widths), false));
       } catch (IllegalArgumentException e) {
         throw new CliError(files.get(i) + ": " + e.getMessage());
       }
@@ -118,6 +145,11 @@ final class SimulationOptions {
     for (String name : given.keySet()) {
       if (out.stream().noneMatch(t -> t.has(name))) {
         throw new CliError("--time " + name + ": no design has a cpu or kernel step of that name");
+      }
+    }
+    for (String name : copy.keySet()) {
+      if (out.stream().noneMatch(t -> t.isCopy(name))) {
+        throw new CliError("--copy " + name + ": no design has a kernel step of that name");
       }
     }
     for (String name : stepCores.keySet()) {

@@ -30,6 +30,8 @@ import java.util.SplittableRandom;
  *   <li>a kernel asks for the GPU, which runs {@link Machine#gpuConcurrent()} kernels at once, first come first
  *       served; the kernel holds it for its time ({@link StepTimes}), or {@link Machine#gpuSlowdown()} times as long
  *       when it starts beside another one;
+ *   <li>a kernel that {@link StepTimes#isCopy} names a copy asks for the copy engine instead: one copy at a time,
+ *       first come first served, beside the kernels;
  *   <li>a {@code cpu} step runs on the host's cores at once, shared: each step keeps {@link StepTimes#cores} cores busy
  *       when it runs alone, and while the running steps ask for more than {@link Machine#cores()} in all, each goes at
  *       cores / asked of its speed alone (processor sharing, as an operating system's scheduler gives every runnable
@@ -56,6 +58,9 @@ public final class Simulator {
   private long order;
   private int gpuRunning;
   private final Deque<Waiting> gpuQueue = new ArrayDeque<>();
+  /** Whether the copy engine is copying, and the copies waiting for it, first come first served. */
+  private boolean copying;
+  private final Deque<Waiting> copyQueue = new ArrayDeque<>();
   /** The cpu steps running on the host's cores, in the order they began. */
   private final List<HostStep> host = new ArrayList<>();
   private double gpuBusy;
@@ -72,7 +77,7 @@ public final class Simulator {
   private long peakUsed;
   private long peakLive;
 
-  private record End(double time, long order, int thread) implements Comparable<End> {
+  private record End(double time, long order, int thread, boolean copy) implements Comparable<End> {
     @Override
     public int compareTo(End o) {
       return time != o.time ? Double.compare(time, o.time) : Long.compare(order, o.order);
@@ -150,7 +155,11 @@ public final class Simulator {
         runHost(kernel.time() - now);
         now = kernel.time();
         thread = kernel.thread();
-        releaseGpu();
+        if (kernel.copy()) {
+          releaseCopy();
+        } else {
+          releaseGpu();
+        }
       } else {
         runHost(hostEnd - now);
         now = hostEnd;
@@ -246,7 +255,9 @@ public final class Simulator {
         if (step instanceof Interval i) { // its begin: a thread inside an interval is busy and takes no step here
           busy[t] = true;
           double d = times.of(i.name()).map(x -> x.seconds(random)).orElse(0.0);
-          if (step instanceof Kernel) {
+          if (step instanceof Kernel && times.isCopy(i.name())) {
+            requestCopy(new Waiting(t, d));
+          } else if (step instanceof Kernel) {
             requestGpu(new Waiting(t, d));
           } else {
             host.add(new HostStep(t, times.cores(i.name()), d));
@@ -294,7 +305,24 @@ public final class Simulator {
       d *= machine.gpuSlowdown();
     }
     gpuRunning++;
-    ends.add(new End(now + d, order++, w.thread()));
+    ends.add(new End(now + d, order++, w.thread(), false));
+  }
+
+  private void requestCopy(Waiting w) {
+    if (copying) {
+      copyQueue.add(w);
+    } else {
+      copying = true;
+      ends.add(new End(now + w.seconds(), order++, w.thread(), true));
+    }
+  }
+
+  private void releaseCopy() {
+    copying = false;
+    Waiting next = copyQueue.poll();
+    if (next != null) {
+      requestCopy(next);
+    }
   }
 
   private void releaseGpu() {

@@ -19,11 +19,13 @@ public final class StepTimes {
   private final Map<String, Timing> times;
   private final List<String> untimed;
   private final Map<String, Double> cores;
+  private final List<String> copies;
 
-  private StepTimes(Map<String, Timing> times, List<String> untimed, Map<String, Double> cores) {
+  private StepTimes(Map<String, Timing> times, List<String> untimed, Map<String, Double> cores, List<String> copies) {
     this.times = Collections.unmodifiableMap(new LinkedHashMap<>(times));
     this.untimed = List.copyOf(untimed);
     this.cores = Collections.unmodifiableMap(new LinkedHashMap<>(cores));
+    this.copies = List.copyOf(copies);
   }
 
   /**
@@ -59,7 +61,7 @@ public final class StepTimes {
         throw new IllegalArgumentException("no cpu or kernel step named '" + name + "' in design " + design.name());
       }
     }
-    return new StepTimes(out, untimed, Map.of());
+    return new StepTimes(out, untimed, Map.of(), List.of());
   }
 
   /**
@@ -113,7 +115,7 @@ public final class StepTimes {
     out.put(name, t instanceof Timing.Samples s
         ? new Timing.Samples(java.util.Arrays.stream(s.values()).map(v -> v * factor).toArray())
         : new Timing.Fixed(t.mean() * factor));
-    return new StepTimes(out, untimed, cores);
+    return new StepTimes(out, untimed, cores, copies);
   }
 
   /**
@@ -130,12 +132,51 @@ public final class StepTimes {
         out.put(name, w);
       }
     });
-    return new StepTimes(times, untimed, out);
+    return new StepTimes(times, untimed, out, copies);
   }
 
   /** The host cores interval {@code name} keeps busy when it runs alone: 1 unless given. */
   public double cores(String name) {
     return cores.getOrDefault(name, 1.0);
+  }
+
+  /**
+   * This with the kernel {@code name} as a host-to-device copy at {@code bytesPerSecond}: it takes the bytes of the
+   * buffers it uses (each as the design allocates it; the largest where it allocates a name twice) over the bandwidth,
+   * on the GPU's copy engine, one copy at a time beside the kernels, instead of the GPU's compute.
+   */
+  public StepTimes withCopy(Design design, String name, double bytesPerSecond) {
+    if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
+      throw new IllegalArgumentException("a copy's bandwidth is a positive number of bytes per second, got " + bytesPerSecond);
+    }
+    List<dev.interlock.model.step.Kernel> kernels = design.steps().stream()
+        .filter(s -> s instanceof dev.interlock.model.step.Kernel k && k.name().equals(name))
+        .map(dev.interlock.model.step.Kernel.class::cast).toList();
+    if (kernels.isEmpty()) {
+      throw new IllegalArgumentException("no kernel step named '" + name + "' to copy with in design " + design.name());
+    }
+    long bytes = 0;
+    for (String buffer : kernels.get(0).uses()) {
+      bytes += design.steps().stream().filter(s -> s instanceof dev.interlock.model.step.Alloc a && a.buffer().equals(buffer))
+          .mapToLong(s -> ((dev.interlock.model.step.Alloc) s).bytes()).max().orElse(0);
+    }
+    if (bytes == 0) {
+      throw new IllegalArgumentException("kernel '" + name + "' uses no allocated buffer: a copy of nothing");
+    }
+    Map<String, Timing> out = new LinkedHashMap<>(times);
+    out.put(name, new Timing.Fixed(bytes / bytesPerSecond));
+    List<String> un = new ArrayList<>(untimed);
+    un.remove(name);
+    List<String> cs = new ArrayList<>(copies);
+    if (!cs.contains(name)) {
+      cs.add(name);
+    }
+    return new StepTimes(out, un, cores, cs);
+  }
+
+  /** Whether the kernel {@code name} is a copy on the copy engine ({@link #withCopy}). */
+  public boolean isCopy(String name) {
+    return copies.contains(name);
   }
 
   /** The widths given, by interval name. */

@@ -122,6 +122,30 @@ class SimulatorTest {
   }
 
   @Test
+  void aCopyTakesItsBytesOverTheBandwidthOnTheCopyEngineBesideTheKernels() {
+    Design d = TestDesigns.parse("""
+        design copies
+        vram 64GiB
+        role w x2 jobs 1
+          alloc staged 12GiB
+          kernel h2d uses staged
+          kernel k uses staged for 1s
+          free staged
+        """);
+    StepTimes untimed = StepTimes.of(d, Map.of());
+    assertThat(Simulator.run(d, MACHINE, untimed, 1).seconds()).isCloseTo(2.0, within(1e-9));
+    StepTimes copy = untimed.withCopy(d, "h2d", 12.0 * (1L << 30)); // 12 GiB at 12 GiB/s: 1 s
+    assertThat(copy.of("h2d")).contains(new Timing.Fixed(1.0));
+    assertThat(copy.untimed()).isEmpty();
+    // copies one at a time (0-1, 1-2), the second beside the first one's kernel (1-2), then its own kernel (2-3)
+    SimRun r = Simulator.run(d, MACHINE, copy, 1);
+    assertThat(r.seconds()).isCloseTo(3.0, within(1e-9));
+    assertThat(r.gpuBusySeconds()).as("copies are not kernel time").isCloseTo(2.0, within(1e-9));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> untimed.withCopy(d, "k2", 1e9))
+        .hasMessageContaining("no kernel step named 'k2'");
+  }
+
+  @Test
   void anUnsafeDesignsRunStopsAtItsViolationWithNoThroughput() {
     Design d = TestDesigns.shipped("two-lock").withThreads("gpu_worker", 3);
     // every worker synthesizes for 0.1 s; the first then holds 14 GiB through its kernel while the next stages 12 GiB
