@@ -52,6 +52,26 @@ class ProveCommandTest {
   }
 
   @Test
+  void inlineG2RunsAtItsStepAndTheDurationsFileTimesEveryStep(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path file = dir.resolve("d.txt");
+    CliTest.Run r = CliTest.run("prove", "--n", "2^8", "--partitions", "3", "--workers", "1", "--design",
+        "designs/single-lock.design", "--keys", keys.toString(), "--seed", "9", "--no-timeline", "--b-g2", "inline",
+        "--durations-out", file.toString());
+    assertThat(r.status()).as(r.out() + r.err()).isZero();
+    assertThat(r.out()).contains("3/3 proofs verified");
+    var measured = dev.interlock.model.sim.DurationsFile.read(file);
+    assertThat(measured).extracting(m -> m.name() + " " + m.kind().text()).containsExactly("synthesize cpu", "ntt_msm kernel",
+        "b_g2_msm cpu", "epilogue cpu");
+    assertThat(measured).allSatisfy(m -> assertThat(m.seconds()).hasSize(3));
+    assertThat(measured.get(0).cores()).isPresent();
+    // inline, the step is the whole G2 MSM (its stage time), not a wait for a G2 MSM started at synthesis
+    double stage = Double.parseDouble(r.out().replaceAll("(?s).*b_g2_msm ([0-9.]+) ms.*", "$1")) / 1e3;
+    double step = measured.get(2).seconds().stream().sorted().toList().get(1);
+    assertThat(step).isGreaterThanOrEqualTo(stage * 0.9);
+  }
+
+  @Test
   void badWitnessOptionsAreInputErrors() {
     CliTest.Run kind = CliTest.run("prove", "--witness", "bits", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(kind.status()).isEqualTo(2);
@@ -92,7 +112,7 @@ class ProveCommandTest {
     assertThat(kernelDesign.err()).contains("--b-g2 cpu").contains("run it on the GPU (--b-g2 gpu)").doesNotContain("Exception");
     CliTest.Run bad = CliTest.run("prove", "--b-g2", "tpu", "--design", "designs/single-lock.design", "--keys", keys.toString());
     assertThat(bad.status()).isEqualTo(2);
-    assertThat(bad.err()).contains("--b-g2 must be cpu, gpu or split, got 'tpu'");
+    assertThat(bad.err()).contains("--b-g2 must be cpu, gpu, split or inline, got 'tpu'");
   }
 
   @Test
