@@ -176,9 +176,9 @@ class AnyThreadsProperties {
     AtomicInteger cases = new AtomicInteger();
     AtomicInteger compared = new AtomicInteger();
     AtomicInteger unsafe = new AtomicInteger();
-    // 60 tries in mvn verify (about 40 s on 2 cores); -Dinterlock.anythreads.tries=1000 for a deeper run
+    // 45 tries in mvn verify (about 35 s on 2 cores); -Dinterlock.anythreads.tries=1000 for a deeper run
     Config config = Config.defaults("any vs bounded on random monotone designs")
-        .withTries(Integer.getInteger("interlock.anythreads.tries", 60));
+        .withTries(Integer.getInteger("interlock.anythreads.tries", 45));
     PropertyRunner.assertHolds("any vs bounded on random monotone designs", DesignGen.designs(), generated -> {
       Design d = monotone(generated);
       if (d == null) {

@@ -32,7 +32,7 @@ public class OomFallbackLincheckTest extends DesignLincheck {
   @Test
   void everyExploredInterleavingIsLinearizable() {
     LincheckAssertionError failure = LincheckRuns.check(OomFallbackLincheckTest.class, Spec.class,
-        new LincheckBudget(1, 50, 2, 1, 0, 0));
+        new LincheckBudget(1, 30, 2, 1, 0, 0));
     assertThat(failure).as("Lincheck's report").isNull();
   }
 }

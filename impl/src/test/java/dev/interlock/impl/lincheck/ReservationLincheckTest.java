@@ -33,7 +33,7 @@ public class ReservationLincheckTest extends DesignLincheck {
   @Test
   void everyExploredInterleavingIsLinearizable() {
     LincheckAssertionError failure = LincheckRuns.check(ReservationLincheckTest.class, Spec.class,
-        new LincheckBudget(1, 50, 3, 1, 0, 0));
+        new LincheckBudget(1, 30, 3, 1, 0, 0));
     assertThat(failure).as("Lincheck's report").isNull();
   }
 }

@@ -33,7 +33,7 @@ public class SingleLockLincheckTest extends DesignLincheck {
   @Test
   void everyExploredInterleavingIsLinearizable() {
     LincheckAssertionError failure = LincheckRuns.check(SingleLockLincheckTest.class, Spec.class,
-        new LincheckBudget(1, 50, 3, 1, 0, 0));
+        new LincheckBudget(1, 30, 3, 1, 0, 0));
     assertThat(failure).as("Lincheck's report").isNull();
   }
 }
