@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Predicted against measured full proofs on the GPU (issue 37). One worker of single-lock proves MEASURE partitions
 # (default 16) with --durations-out; then single-lock, single-lock-late-release and reservation (--permits
-# vram_units=32 --vram 32GiB, two reservations fit) prove 8 partitions per worker at 1-4 workers, each cell with its own
+# vram_units=32 --vram 32GiB, two reservations fit) prove PER_WORKER (default 8) partitions per worker at 1-4 workers, each cell with its own
 # durations file; then bench/predict-table.sh predicts every cell from the one-worker file alone and prints predicted
 # beside measured. Full proofs at 2^LOG constraints (default 20), Filecoin's witness, the G2 MSM inline at the design's
 # `cpu b_g2_msm` step (--b-g2 inline: nothing runs beside the design's steps), budget BUDGET (default 2GiB).
@@ -23,7 +23,7 @@ for design in ${DESIGNS:-single-lock single-lock-late-release reservation}; do
   extra=(); [ "$design" = reservation ] && extra=(--permits vram_units=32 --vram 32GiB)
   for w in ${WORKERS:-1 2 3 4}; do
     f="$out/$design-$w"
-    "$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --partitions $((8 * w)) "${common[@]}" \
+    "$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --partitions $((${PER_WORKER:-8} * w)) "${common[@]}" \
       --durations-out "$f.durations.txt" > "$f.txt" 2>&1 || status=1
     rate=$(grep -E '^wall' "$f.txt" | sed -E 's/.* s, ([0-9.]+) proofs per minute.*/\1/')
     echo "$design $w ${rate:-FAILED}" | tee -a "$out/measured.txt"
