@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Predicted beside measured throughput, per design and worker count: each cell of MEASURED ("DESIGN WORKERS
-# JOBS_PER_MIN" lines, as gpu/predict-proving.sh writes them) simulated from the one durations file DURATIONS, with PER_WORKER (default 8)
-# jobs per worker as measured (PER_WORKER, default 8), on a machine of CORES host cores (default 16) and a GPU that runs one kernel at a time.
+# JOBS_PER_MIN" lines, as gpu/predict-proving.sh writes them) simulated from the one durations file DURATIONS, with
+# PER_WORKER (default 8) jobs per worker as measured, on a machine of CORES host cores (default 16) and a GPU that runs
+# one kernel at a time.
 # Extra arguments go to every simulate (e.g. --gpu-concurrent 2 --gpu-slowdown 1.3).
 #   bash bench/predict-table.sh DURATIONS MEASURED [INTERLOCK] [SIMULATE OPTIONS...]
 set -uo pipefail

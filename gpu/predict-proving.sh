@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Predicted against measured full proofs on the GPU (issue 37). One worker of single-lock proves MEASURE partitions
 # (default 16) with --durations-out; then single-lock, single-lock-late-release and reservation (--permits
-# vram_units=32 --vram 32GiB, two reservations fit) prove PER_WORKER (default 8) partitions per worker at 1-4 workers, each cell with its own
-# durations file; then bench/predict-table.sh predicts every cell from the one-worker file alone and prints predicted
+# vram_units=32 --vram 32GiB, two reservations fit) prove PER_WORKER (default 8) partitions per worker at 1-4
+# workers, each cell with its own durations file; then bench/predict-table.sh predicts every cell from the one-worker file alone and prints predicted
 # beside measured. Full proofs at 2^LOG constraints (default 20), Filecoin's witness, the G2 MSM inline at the design's
 # `cpu b_g2_msm` step (--b-g2 inline: nothing runs beside the design's steps), budget BUDGET (default 2GiB).
 #   bash gpu/predict-proving.sh OUTDIR [LOG] [BUDGET] [INTERLOCK]     # on the device: INTERLOCK=gpu-bundle/interlock
