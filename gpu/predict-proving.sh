@@ -11,10 +11,11 @@
 set -uo pipefail
 out="${1:?OUTDIR}"; log="${2:-20}"; budget="${3:-2GiB}"; cli="${4:-./interlock}"
 mkdir -p "$out"
-keys="$out/keys"
+# each run makes its keys in a new directory: on a GPU, setup's fixed-base kernel makes them faster than a cache loads them
+keys() { local k; k=$(mktemp -d); echo "$k"; }
 dev=(--device gpu --gpu-budget "$budget"); [ "${DEVICE:-gpu}" = simulated ] && dev=(--device simulated)  # a dry run here
-common=(--n "2^$log" "${dev[@]}" --witness filecoin --b-g2 inline --no-timeline --seed 7 --keys "$keys")
-"$cli" prove --design designs/single-lock.design --workers 1 --partitions "${MEASURE:-16}" "${common[@]}" \
+common=(--n "2^$log" "${dev[@]}" --witness filecoin --b-g2 inline --no-timeline --seed 7)
+"$cli" prove --design designs/single-lock.design --workers 1 --partitions "${MEASURE:-16}" "${common[@]}" --keys "$(keys)" \
   --durations-out "$out/durations-1w.txt" > "$out/prove-measure.txt" 2>&1 || { echo "measurement FAILED"; tail -5 "$out/prove-measure.txt"; exit 1; }
 grep -E '^(gpu|wall|stages|[0-9]+/[0-9]+ proofs)' "$out/prove-measure.txt"
 : > "$out/measured.txt"
@@ -23,7 +24,7 @@ for design in ${DESIGNS:-single-lock single-lock-late-release reservation}; do
   extra=(); [ "$design" = reservation ] && extra=(--permits vram_units=32 --vram 32GiB)
   for w in ${WORKERS:-1 2 3 4}; do
     f="$out/$design-$w"
-    "$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --partitions $((${PER_WORKER:-8} * w)) "${common[@]}" \
+    "$cli" prove --design "designs/$design.design" "${extra[@]}" --workers "$w" --partitions $((${PER_WORKER:-8} * w)) "${common[@]}" --keys "$(keys)" \
       --durations-out "$f.durations.txt" > "$f.txt" 2>&1 || status=1
     rate=$(grep -E '^wall' "$f.txt" | sed -E 's/.* s, ([0-9.]+) proofs per minute.*/\1/')
     echo "$design $w ${rate:-FAILED}" | tee -a "$out/measured.txt"
