@@ -41,7 +41,7 @@ class SimulationAgreementTest {
       design single-lock-timed
       vram 16GiB
       mutex compute_mtx
-      role gpu_worker x1 jobs 4
+      role gpu_worker x1 jobs 3
         cpu synthesize for 120ms
         lock compute_mtx
         alloc staged 12GiB
@@ -56,7 +56,7 @@ class SimulationAgreementTest {
       design late-release-timed
       vram 16GiB
       mutex compute_mtx
-      role gpu_worker x1 jobs 4
+      role gpu_worker x1 jobs 3
         cpu synthesize for 120ms
         lock compute_mtx
         alloc staged 12GiB
@@ -72,7 +72,7 @@ class SimulationAgreementTest {
       vram 32GiB
       mutex compute_mtx
       semaphore vram_units 32
-      role gpu_worker x1 jobs 4
+      role gpu_worker x1 jobs 3
         cpu synthesize for 100ms
         acquire vram_units 14
         alloc staged 12GiB
@@ -148,8 +148,8 @@ class SimulationAgreementTest {
     List<DurationsFile.Measured> measured = IntervalDurations.of(one, Optional.empty());
     assertThat(measured).extracting(DurationsFile.Measured::name).containsExactly("synthesize", "ntt_msm", "b_g2_msm",
         "epilogue");
-    assertThat(measured).allSatisfy(m -> assertThat(m.seconds()).hasSize(4));
-    Design three = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 3).withJobs("gpu_worker", 4);
+    assertThat(measured).allSatisfy(m -> assertThat(m.seconds()).hasSize(3));
+    Design three = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 3).withJobs("gpu_worker", 3);
     SimRun predicted = Simulator.run(three, ENGINE, StepTimes.of(three, measured, Map.of()), 1);
     double measuredRate = measured(timed.withThreads("gpu_worker", 3), predicted.jobsPerMinute());
     assertThat(Math.abs(predicted.jobsPerMinute() - measuredRate) / measuredRate).as("predicted %.1f, measured %.1f",
