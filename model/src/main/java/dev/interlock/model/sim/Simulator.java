@@ -207,18 +207,18 @@ public final class Simulator {
   private Optional<SimRun.Stop> instantSteps(long[] out) {
     int n = model.threads();
     int[] threads = new int[n];
+    for (int i = 0; i < n; i++) {
+      threads[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) { // a seeded shuffle: which of the threads ready at this instant goes first
+      int j = random.nextInt(i + 1);
+      int x = threads[i];
+      threads[i] = threads[j];
+      threads[j] = x;
+    }
     boolean moved = true;
     while (moved) {
       moved = false;
-      for (int i = 0; i < n; i++) {
-        threads[i] = i;
-      }
-      for (int i = n - 1; i > 0; i--) { // a seeded shuffle: which of the threads ready at once goes first
-        int j = random.nextInt(i + 1);
-        int x = threads[i];
-        threads[i] = threads[j];
-        threads[j] = x;
-      }
       for (int t : threads) {
         if (busy[t] || over[t]) {
           continue;
