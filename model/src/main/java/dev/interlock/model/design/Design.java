@@ -158,6 +158,14 @@ public record Design(String name, long vram, long poolThreshold, List<ResidentBu
   }
 
   /** The role called {@code roleName}. */
+  /**
+   * The events a job running {@code body} can signal: in it and in the tasks of {@code tasks} it can start, the rule
+   * a role's {@code wait} is checked by (a wait with no such signal is refused).
+   */
+  public static Set<String> signalsOf(List<Step> body, List<Task> tasks) {
+    return TaskGraph.of(tasks).signals(body);
+  }
+
   public Optional<Role> role(String roleName) {
     return roles.stream().filter(r -> r.name().equals(roleName)).findFirst();
   }

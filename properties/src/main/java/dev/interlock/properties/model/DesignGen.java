@@ -20,7 +20,6 @@ import dev.interlock.model.step.Release;
 import dev.interlock.model.step.Signal;
 import dev.interlock.model.step.Spawn;
 import dev.interlock.model.step.Step;
-import dev.interlock.model.step.Steps;
 import dev.interlock.model.step.Sync;
 import dev.interlock.model.step.SyncStream;
 import dev.interlock.model.step.Trim;
@@ -31,6 +30,7 @@ import dev.interlock.properties.engine.Source;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -97,25 +97,25 @@ public final class DesignGen {
     return new Design("random", vram, threshold, device, MUTEXES, List.of(new Semaphore("sem", permits)), rs, tasks);
   }
 
-  /** The body with each {@code wait e0} made a {@code signal e0} when nothing the role runs signals e0 (a parse error). */
+  /**
+   * The body with each {@code wait E} made a {@code signal E} where nothing the role's job runs signals E (the
+   * design's rule, {@link Design#signalsOf}: such a wait is a parse error).
+   */
   private static List<Step> waitsOnlyForSignalledEvents(List<Step> body, List<Task> tasks) {
-    boolean spawns = Steps.flatten(body).stream().anyMatch(Spawn.class::isInstance);
-    boolean signalled = Steps.flatten(body).stream().anyMatch(Signal.class::isInstance)
-        || spawns && tasks.stream().anyMatch(t -> Steps.flatten(t.body()).stream().anyMatch(Signal.class::isInstance));
-    return signalled ? body : replaceWaits(body);
+    return replaceWaits(body, Design.signalsOf(body, tasks));
   }
 
-  private static List<Step> replaceWaits(List<Step> body) {
+  private static List<Step> replaceWaits(List<Step> body, Set<String> signalled) {
     List<Step> out = new ArrayList<>();
     for (Step st : body) {
-      if (st instanceof Wait w) {
+      if (st instanceof Wait w && !signalled.contains(w.event())) {
         out.add(new Signal(w.event()));
       } else if (st instanceof IfFree f) {
-        out.add(new IfFree(f.atLeast(), f.bytes(), replaceWaits(f.then()), replaceWaits(f.otherwise())));
+        out.add(new IfFree(f.atLeast(), f.bytes(), replaceWaits(f.then(), signalled), replaceWaits(f.otherwise(), signalled)));
       } else if (st instanceof Choose c) {
-        out.add(new Choose(replaceWaits(c.first()), replaceWaits(c.second())));
+        out.add(new Choose(replaceWaits(c.first(), signalled), replaceWaits(c.second(), signalled)));
       } else if (st instanceof Alloc a && a.onOom() instanceof OnOom.Handle h) {
-        out.add(a.withOnOom(new OnOom.Handle(replaceWaits(h.steps()), replaceWaits(h.success()))));
+        out.add(a.withOnOom(new OnOom.Handle(replaceWaits(h.steps(), signalled), replaceWaits(h.success(), signalled))));
       } else {
         out.add(st);
       }
