@@ -24,29 +24,26 @@ public final class SpawnTree {
   private final List<Node> nodes = new ArrayList<>();
   private final Map<Long, Integer> childAt = new HashMap<>();
 
-  /** The spawn tree of a role of design d. */
+  /**
+   * The spawn tree of a role of design d. The design has checked the spawn relation ({@link TaskGraph}: every
+   * spawned task declared, none able to spawn itself), so the walk ends.
+   */
   public static SpawnTree of(Design d, Role role) {
     SpawnTree t = new SpawnTree();
-    t.walk(d, -1, role.body(), new ArrayList<>());
+    t.walk(d, -1, role.body());
     return t;
   }
 
-  private void walk(Design d, int parent, List<Step> body, List<String> path) {
+  private void walk(Design d, int parent, List<Step> body) {
     List<Step> flat = Steps.flatten(body);
     for (int site = 0; site < flat.size(); site++) {
       if (flat.get(site) instanceof Spawn s) {
-        if (path.contains(s.task())) {
-          throw new IllegalArgumentException("task " + s.task() + " can spawn itself: " + String.join(" -> ", path)
-              + " -> " + s.task());
-        }
-        Task task = d.task(s.task()).orElseThrow(() -> new IllegalArgumentException("undeclared task " + s.task()));
+        Task task = d.task(s.task()).orElseThrow();
         int ordinal = (int) nodes.stream().filter(n -> n.task().equals(s.task())).count() + 1;
         Node n = new Node(nodes.size(), s.task(), parent, site, ordinal);
         nodes.add(n);
         childAt.put(key(parent, site), n.id());
-        List<String> deeper = new ArrayList<>(path);
-        deeper.add(s.task());
-        walk(d, n.id(), task.body(), deeper);
+        walk(d, n.id(), task.body());
       }
     }
   }
