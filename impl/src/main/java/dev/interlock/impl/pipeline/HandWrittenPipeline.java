@@ -1,14 +1,19 @@
 package dev.interlock.impl.pipeline;
 
+import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DeviceBuffer;
+import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.Pipeline;
+import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
+import java.util.List;
 import java.util.function.Function;
 
 /**
  * What the hand-written pipelines but single-lock share: their steps as design text, sizes, the per-run lookup of
- * their locks, and the empty work.
+ * their locks, a kernel step, the compute on a staged buffer, and the empty work.
  */
 abstract class HandWrittenPipeline<L> implements Pipeline {
   static final String COMPUTE_MTX = "compute_mtx";
@@ -59,6 +64,37 @@ abstract class HandWrittenPipeline<L> implements Pipeline {
       perRun = p;
     }
     return p.locks();
+  }
+
+  /**
+   * The kernel step {@code step}: launched on {@code uses}, awaited at its end step, and awaited anyway when the run
+   * was aborted there (the end step did not run), so that no kernel is left running.
+   */
+  static void kernel(Worker w, String step, String name, List<DeviceBuffer> uses, Runnable work) {
+    Probe probe = w.probe();
+    KernelRun k = probe.begin(step, () -> w.device().launch(w.name(), name, uses, work));
+    try {
+      probe.end(step, k::await);
+    } finally {
+      if (probe.silent()) {
+        k.await();
+      }
+    }
+  }
+
+  /**
+   * {@code alloc scratch}, {@code kernel ntt_msm uses staged scratch}, {@code free scratch}: the compute every
+   * pipeline runs on its live staged buffer, scratch freed on any way out.
+   */
+  final void computeOn(Worker w, DeviceBuffer staged) {
+    Probe probe = w.probe();
+    Device device = w.device();
+    DeviceBuffer scratch = probe.step(allocScratch, () -> device.allocate(w.name(), "scratch", scratchBytes, false));
+    try {
+      kernel(w, NTT_MSM, "ntt_msm", List.of(staged, scratch), this::nttMsm);
+    } finally {
+      probe.step(FREE_SCRATCH, () -> device.free(scratch));
+    }
   }
 
   final void synthesize() {

@@ -3,7 +3,6 @@ package dev.interlock.impl.pipeline;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
-import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Semaphore;
@@ -66,29 +65,10 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
       // staged is freed under compute_mtx, and by the finally below on any way out before that
       boolean stagedFreed = false;
       try {
-        KernelRun upload = probe.begin(H2D, () -> device.launch(w.name(), "h2d", List.of(staged), this::upload));
-        try {
-          probe.end(H2D, upload::await);
-        } finally {
-          if (probe.silent()) {
-            upload.await(); // the end step did not run (run aborted there): never leave a kernel running
-          }
-        }
+        kernel(w, H2D, "h2d", List.of(staged), this::upload);
         probe.step(LOCK_COMPUTE, computeMtx::lock);
         try {
-          DeviceBuffer scratch = probe.step(allocScratch, () -> device.allocate(w.name(), "scratch", scratchBytes, false));
-          try {
-            KernelRun k = probe.begin(NTT_MSM, () -> device.launch(w.name(), "ntt_msm", List.of(staged, scratch), this::nttMsm));
-            try {
-              probe.end(NTT_MSM, k::await);
-            } finally {
-              if (probe.silent()) {
-                k.await();
-              }
-            }
-          } finally {
-            probe.step(FREE_SCRATCH, () -> device.free(scratch));
-          }
+          computeOn(w, staged);
           stagedFreed = true;
           probe.step(FREE_STAGED, () -> device.free(staged));
         } finally {

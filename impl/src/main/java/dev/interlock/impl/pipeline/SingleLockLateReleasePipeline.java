@@ -3,11 +3,9 @@ package dev.interlock.impl.pipeline;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
-import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
-import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /** Implements designs/single-lock-late-release.design: like single-lock, but compute_mtx is held through b_g2_msm. */
@@ -37,19 +35,7 @@ public final class SingleLockLateReleasePipeline extends HandWrittenPipeline<Loc
     try {
       DeviceBuffer staged = probe.step(allocStaged, () -> device.allocate(w.name(), "staged", stagedBytes, false));
       try {
-        DeviceBuffer scratch = probe.step(allocScratch, () -> device.allocate(w.name(), "scratch", scratchBytes, false));
-        try {
-          KernelRun k = probe.begin(NTT_MSM, () -> device.launch(w.name(), "ntt_msm", List.of(staged, scratch), this::nttMsm));
-          try {
-            probe.end(NTT_MSM, k::await);
-          } finally {
-            if (probe.silent()) {
-              k.await(); // the end step did not run (run aborted there): never leave a kernel running
-            }
-          }
-        } finally {
-          probe.step(FREE_SCRATCH, () -> device.free(scratch));
-        }
+        computeOn(w, staged);
       } finally {
         probe.step(FREE_STAGED, () -> device.free(staged));
       }

@@ -3,12 +3,10 @@ package dev.interlock.impl.pipeline;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
-import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.Probe;
 import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
-import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /** Implements designs/two-lock.design: mem_mtx around staging, compute_mtx around the kernels (it can run out of memory). */
@@ -66,19 +64,7 @@ public final class TwoLockPipeline extends HandWrittenPipeline<TwoLockPipeline.L
     try {
       probe.step(LOCK_COMPUTE, computeMtx::lock);
       try {
-        DeviceBuffer scratch = probe.step(allocScratch, () -> device.allocate(w.name(), "scratch", scratchBytes, false));
-        try {
-          KernelRun k = probe.begin(NTT_MSM, () -> device.launch(w.name(), "ntt_msm", List.of(staged, scratch), this::nttMsm));
-          try {
-            probe.end(NTT_MSM, k::await);
-          } finally {
-            if (probe.silent()) {
-              k.await(); // the end step did not run (run aborted there): never leave a kernel running
-            }
-          }
-        } finally {
-          probe.step(FREE_SCRATCH, () -> device.free(scratch));
-        }
+        computeOn(w, staged);
         stagedFreed = true;
         probe.step(FREE_STAGED, () -> device.free(staged));
       } finally {
