@@ -41,7 +41,7 @@
 # Sources (filecoin-project/curio): PROJ = cuzk-project.md at 3c53695c (byte-identical to
 # extern/cuzk/cuzk-project.md at 3f74a5cd); P8..P11 = c2-optimization-proposal-N.md at a737c729. docs/simulate-cuzk.md
 # has every figure with its line.
-# Usage: bash bench/cuzk-history.sh        (about 5 minutes on 2 cores)
+# Usage: bash bench/cuzk-history.sh        (8 minutes of CPU on 2 cores; 17 minutes wall on a shared machine)
 # Environment: RUNS (simulated runs per point, default 5), JOBS (jobs per worker at steady state, default 100).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
