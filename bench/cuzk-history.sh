@@ -27,6 +27,12 @@
 # steady s/partition and D its simulated makespan for 10 partitions from idle; s/proof = F_c / c (cuzk-bench's
 # total_time / count). j=1 runs proofs one after another: T + D each. A steady-state row is max(10*g, 10*T/pw).
 # `T fit` is the synthesis time that would make `+synth` equal the documented figure (- where the GPU side binds).
+# `sim` is the same synthesis simulated, not added by hand: bench/cuzk-history/phaseN-synth.design runs 10 partition
+# threads (pw=10), each `cpu synthesize` (36.5 s) and then the corpus design's GPU-worker body as a task behind a
+# semaphore of gw permits (the designs' headers give the construction, cuzk's lines and the departures); c proofs are
+# `--jobs partition=c`, s/proof = the simulated makespan / c; a steady-state row is the slope from 10 to 30 proofs, a
+# j=1 row one proof (one after another, every proof takes the first's time). -j is not modelled; the script lists
+# the rows where it could bind (none).
 #
 # Then phase 10's gain had it been safe (the seed's question): `check` on 32 and 36 GiB, and phase 10, phase 9 and
 # phase 9 with the lock held through b_g2_msm (late release, made from phase9.design here) simulated from the same
@@ -35,7 +41,7 @@
 # Sources (filecoin-project/curio): PROJ = cuzk-project.md at 3c53695c (byte-identical to
 # extern/cuzk/cuzk-project.md at 3f74a5cd); P8..P11 = c2-optimization-proposal-N.md at a737c729. docs/simulate-cuzk.md
 # has every figure with its line.
-# Usage: bash bench/cuzk-history.sh        (about 4 minutes on 2 cores)
+# Usage: bash bench/cuzk-history.sh        (8 minutes of CPU on 2 cores; 17 minutes wall on a shared machine)
 # Environment: RUNS (simulated runs per point, default 5), JOBS (jobs per worker at steady state, default 100).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -115,6 +121,51 @@ def fit(design, t, vram, gw, c, j, doc):
     T = (c * doc - d) / c
     return T if T > 10 * g else None
 
+# Synthesis simulated: bench/cuzk-history/phaseN-synth.design, a role of PW partition threads, each running
+# `cpu synthesize` and spawning the corpus design's GPU-worker body as a task that holds one of gw permits
+# (the designs' headers state the construction and where it departs from cuzk). One thread's job is one partition,
+# so c proofs are --jobs partition=c on PW = 10 threads, and s/proof = 600 / (jobs per minute).
+SYNTH = {"designs/cuzk/phase8.design": "bench/cuzk-history/phase8-synth.design",
+         "designs/cuzk/phase9.design": "bench/cuzk-history/phase9-synth.design",
+         "designs/cuzk/phase11.design": "bench/cuzk-history/phase11-synth.design",
+         "designs/cuzk/phase12.design": "bench/cuzk-history/phase12-synth.design"}
+scache = {}
+def synth_sim(design, t, vram, gw, c, step_cores=(), T=T_SYNTH):
+    """s/proof of c proofs from idle, synthesis simulated: the makespan over c."""
+    key = (design, tuple(sorted(t.items())), vram, gw, c, step_cores, T)
+    if key not in scache:
+        src = open(SYNTH[design]).read().split("\n")
+        i = next(i for i, l in enumerate(src) if l.startswith("semaphore gw "))
+        src[i] = f"semaphore gw {gw}"
+        path = os.path.join(TMP, f"{os.path.basename(SYNTH[design])[:-7]}-gw{gw}.design")
+        open(path, "w").write("\n".join(src))
+        cores = [a for k, v in step_cores for a in ("--step-cores", f"{k}={v}")]
+        out = subprocess.run(["./interlock", "simulate", path, "--workers", str(PW), "--cores", str(CORES), "--vram", vram,
+                              "--jobs", f"partition={c}", "--runs", str(RUNS), "--json", *times(dict(t, synthesize=T)),
+                              *cores], capture_output=True, text=True)
+        j = json.loads(out.stdout)
+        if "error" in j:
+            raise SystemExit(f"{path}: {j['error']}")
+        r = j["points"][0]["jobs_per_minute"]
+        if r is None:
+            raise SystemExit(f"{path}: gw={gw} c={c} stopped: {j['points'][0]['stop']}")
+        scache[key] = 600 / r
+    return scache[key]
+
+def simulated(design, t, vram, gw, c, j, **kw):
+    """The bench's s/proof with synthesis simulated: c proofs (steady state: the slope from 10 to 30 proofs; j = 1:
+    one proof, since one after another every proof takes the first's time)."""
+    if c is None:
+        return (30 * synth_sim(design, t, vram, gw, 30, **kw) - 10 * synth_sim(design, t, vram, gw, 10, **kw)) / 20
+    if j == 1:
+        return synth_sim(design, t, vram, gw, 1, **kw)
+    return synth_sim(design, t, vram, gw, c, **kw)
+
+def j_binds(design, t, vram, gw, j):
+    """Whether cuzk-bench's -j could bind: a proof's GPU side (one proof's makespan less its synthesis) longer than
+    j - 1 syntheses (the model queues every proof at the start)."""
+    return j is not None and j > 1 and synth_sim(design, t, vram, gw, 1) - T_SYNTH > (j - 1) * T_SYNTH
+
 D8 = ("designs/cuzk/phase8.design", P8, "16GiB")
 D9 = ("designs/cuzk/phase9.design", P9, "20GiB")
 D11a = ("designs/cuzk/phase11.design", P9, "20GiB")
@@ -155,18 +206,28 @@ def pct(p, d):
 
 print("\n## Documented against predicted, s/proof (one proof = 10 partitions = 10 design jobs)")
 print(f"{'phase':5s} {'gw':>2s} {'run':22s} {'documented':>10s} {'source':28s} {'design':>7s} {'err':>7s} "
-      f"{'+synth':>7s} {'err':>7s} {'T fit':>6s}")
-worst = (0, None)
+      f"{'+synth':>7s} {'err':>7s} {'sim':>7s} {'err':>7s} {'T fit':>6s}")
+worst, worst_sim, within, binds = (0, None), (0, None), 0, []
 for phase, (design, t, vram), gw, doc, c, j, run, source in ROWS:
     a = 10 * steady(design, t, vram, gw)
     b = with_synth(design, t, vram, gw, c, j)
+    m = simulated(design, t, vram, gw, c, j)
     tf = fit(design, t, vram, gw, c, j, doc)
     print(f"{phase:5s} {gw:2d} {run:22s} {doc:10.1f} {source:28s} {a:7.2f} {pct(a, doc):>7s} {b:7.2f} {pct(b, doc):>7s} "
-          f"{(f'{tf:.1f}' if tf is not None else '-'):>6s}")
+          f"{m:7.2f} {pct(m, doc):>7s} {(f'{tf:.1f}' if tf is not None else '-'):>6s}")
     e = abs(b - doc) / doc
     if e > worst[0]:
-        worst = (e, f"phase {phase} gw={gw} {run}: {b:.1f} against {doc}")
-print(f"worst +synth cell: {worst[1]} ({worst[0] * 100:.1f}%)")
+        worst = (e, f"phase {phase} gw={gw} {run}: {b:.2f} against {doc}")
+    e = abs(m - doc) / doc
+    within += e <= 0.15
+    if e > worst_sim[0]:
+        worst_sim = (e, f"phase {phase} gw={gw} {run}: {m:.2f} against {doc}")
+    if j_binds(design, t, vram, gw, j):
+        binds.append(f"phase {phase} gw={gw} {run}")
+print(f"worst +synth cell (hand formula): {worst[1]} ({worst[0] * 100:.1f}%)")
+print(f"worst sim cell (synthesis simulated, bench/cuzk-history/*-synth.design): {worst_sim[1]} "
+      f"({worst_sim[0] * 100:.1f}%); within 15%: {within} of {len(ROWS)}")
+print("rows where cuzk-bench's -j could bind (not modelled): " + (", ".join(binds) if binds else "none"))
 
 print("\n## Phase 10 had it been safe: check, then the same durations (phase 9's) on each design, s/proof")
 for vram, ns in (("16GiB", (1, 2, 3)), ("32GiB", (1, 2, 3, 4)), ("36GiB", (3, 4)), ("40GiB", (3, 4))):
@@ -222,4 +283,13 @@ print(f"phase 9 with the worker's documented 3760 ms per partition (P10:38-40; {
           f"{run} {with_synth(D9[0], P9W, '20GiB', 1, c, j):.2f} ({pct(with_synth(D9[0], P9W, '20GiB', 1, c, j), doc)} "
           f"of {doc})" for run, c, j, doc in (("c=15 j=10", 15, 10, 42.9), ("c=15 j=15", 15, 15, 41.3),
                                                 ("c=20 j=15", 20, 15, 41.6))))
+
+print("\n## What-if: core widths (synthesis simulated, --step-cores; the measured times already carry their load, so these"
+      "\n## count it a second time), s/proof at gw=2 c=20 j=15")
+for label, w9, w11 in (("none (the table)", (), ()),
+                       ("b_g2_msm at its pool's width: 96 (gt=192) / 32 (gt=32)", (("b_g2_msm", 96),), (("b_g2_msm", 32),)),
+                       ("and synthesize=9.6 (10 syntheses fill the 96 cores)", (("b_g2_msm", 96), ("synthesize", 9.6)),
+                        (("b_g2_msm", 32), ("synthesize", 9.6)))):
+    print(f"  {label:56s} phase 9: {simulated(D9[0], P9, '20GiB', 2, 20, 15, step_cores=w9):.2f}   "
+          f"phase 11 (gt=32): {simulated(D11[0], P11, '20GiB', 2, 20, 15, step_cores=w11):.2f}")
 PY
