@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,11 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code check} in a child JVM with a 48 MiB heap, on a search that needs far more: the verdict LIMIT with the
  * statistics so far and the heap named as the limit, exit 2, and no OutOfMemoryError stack trace.
+ *
+ * <p>Why without reductions: with them, single-lock at 8 workers is SAFE in 925 states and at 12 in 1,987, which any
+ * heap holds, and the limit would go untested. The single-lock tests assert that the search stored many states before the heap
+ * ran out, and the first that the same search has more than twice as many, so a future reduction that --no-por and
+ * --no-symmetry leave on, and that makes it fit, fails here instead of leaving the limit untested.
  */
 class CheckHeapLimitTest {
-  /** Single-lock at 8 workers without reductions: millions of states, a few hundred thousand fit in 48 MiB. */
+  /** Single-lock at 8 workers without reductions: over 2·10^7 states (1.1 GiB of state store); 262,144 fit in 48 MiB. */
   private static final String[] BIG_CHECK = {"check", design("single-lock"), "--threads", "gpu_worker=8", "--no-por",
       "--no-symmetry", "--search-threads", "2"};
+  /** Fewer states than the child stores before its heap runs out (262,144 on Java 17), so that the store filled it. */
+  private static final long STORED_AT_LEAST = 50_000;
 
   @TempDir
   Path tmp;
@@ -60,6 +69,18 @@ class CheckHeapLimitTest {
         .containsPattern("(?m)^search    [1-9][0-9]* states, [1-9][0-9]* transitions, [0-9.]+ s, ")
         .doesNotContain("SAFE");
     assertThat(c.err()).doesNotContain("Exception").doesNotContain("Error").doesNotContain("\tat ");
+    Matcher m = Pattern.compile("(?m)^search    ([0-9]+) states").matcher(c.out());
+    assertThat(m.find()).isTrue();
+    long stored = Long.parseLong(m.group(1));
+    assertThat(stored).as("states stored before the heap ran out").isGreaterThanOrEqualTo(STORED_AT_LEAST);
+
+    // the search needed more than the heap: here, with this JVM's heap, it goes past twice what the child stored
+    List<String> args = new ArrayList<>(List.of(BIG_CHECK));
+    args.addAll(List.of("--max-states", Long.toString(2 * stored)));
+    CliTest.Run bigger = CliTest.run(args.toArray(String[]::new));
+    assertThat(bigger.status()).as(bigger.describe()).isEqualTo(2);
+    assertThat(bigger.out()).as("the search has more than %d states", 2 * stored)
+        .containsPattern("(?m)^verdict   LIMIT$").contains("stopped at --max-states " + 2 * stored);
   }
 
   @Test
@@ -70,7 +91,7 @@ class CheckHeapLimitTest {
     JsonNode j = new ObjectMapper().readTree(c.out());
     assertThat(j.get("verdict").asText()).isEqualTo("LIMIT");
     assertThat(j.get("limit").asText()).isEqualTo("heap");
-    assertThat(j.get("searched_states").asLong()).isPositive();
+    assertThat(j.get("searched_states").asLong()).isGreaterThanOrEqualTo(STORED_AT_LEAST);
     assertThat(j.get("searched_transitions").asLong()).isGreaterThanOrEqualTo(j.get("searched_states").asLong() - 1);
     assertThat(j.get("seconds").asDouble()).isPositive();
     assertThat(c.err()).doesNotContain("Exception").doesNotContain("Error").doesNotContain("\tat ");

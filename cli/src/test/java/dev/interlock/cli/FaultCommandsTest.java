@@ -51,7 +51,9 @@ class FaultCommandsTest {
     assertThat(r.status()).as(r.out() + r.err()).isZero();
     assertThat(r.out()).contains("6/6 proofs verified").contains("seed 3 (rerun: --seed 3)").contains("fault seed 1")
         .contains("contexts  1 device contexts recreated after a poison").contains(", 0 lost")
-        .containsPattern("retries   [1-9][0-9]* retries in all");
+        .containsPattern("retries   [1-9][0-9]* retries in all")
+        // a kernel failed at its await begins and never ends: the count KernelBusy replaced read 0.0% here (gpu/NOTES.md run 43)
+        .containsPattern("kernel steps busy (?!0\\.0%)[0-9]+\\.[0-9]% of the wall");
     CliTest.Run spent = CliTest.run("prove", "--n", "2^6", "--partitions", "2", "--design", "designs/single-lock.design",
         "--keys", keys.toString(), "--seed", "3", "--no-timeline", "--faults", "exception@staged:1");
     assertThat(spent.status()).isEqualTo(1);

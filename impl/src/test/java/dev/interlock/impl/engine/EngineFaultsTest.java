@@ -12,8 +12,13 @@ import dev.interlock.impl.pipeline.SingleLockPipeline;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.model.TestDesigns;
 import dev.interlock.model.design.Design;
+import dev.interlock.model.state.Phase;
 import dev.interlock.model.state.ViolationKind;
+import dev.interlock.model.step.Kernel;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -72,6 +77,35 @@ class EngineFaultsTest {
       assertThat(f.step()).isEqualTo("kernel ntt_msm uses staged scratch");
       assertThat(f.fault().detail()).matches("kernel ntt_msm failed (to launch|during execution \\(at its await\\))");
     }
+  }
+
+  /**
+   * Kernel steps busy under a kernel fault at launch or at await (a kernel that begins and never ends), retried: one
+   * worker's kernels run one at a time, so their union is the sum of the kernels that ended.
+   */
+  @Test
+  void kernelStepsBusyIsTheSumOfTheKernelsThatEndedUnderKernelFaults() {
+    Design oneWorker = SINGLE_LOCK.withThreads("gpu_worker", 1).withJobs("gpu_worker", 6); // its faults depend on the seed only
+    int abandoned = 0;
+    for (long seed = 0; seed < 6; seed++) {
+      RunReport r = run(oneWorker, "kernel@ntt_msm:2", seed, new RetryPolicy(1, 0, false)).report();
+      assertThat(r.completed()).isEqualTo(6);
+      long sum = 0;
+      Map<String, Event> last = new HashMap<>();
+      for (Event e : r.events()) {
+        Event before = last.put(e.thread(), e);
+        if (e.step() instanceof Kernel && e.phase().equals(Optional.of(Phase.BEGIN))) {
+          abandoned++;
+        } else if (e.step() instanceof Kernel && e.phase().equals(Optional.of(Phase.END))) {
+          assertThat(before.step()).isEqualTo(e.step());
+          assertThat(before.phase()).contains(Phase.BEGIN);
+          sum += e.nanos() - before.nanos();
+          abandoned--;
+        }
+      }
+      assertThat(KernelBusy.nanos(r.events())).as("seed %d", seed).isEqualTo(sum).isPositive();
+    }
+    assertThat(abandoned).as("kernels that failed at their await: begun, never ended").isPositive();
   }
 
   @Test

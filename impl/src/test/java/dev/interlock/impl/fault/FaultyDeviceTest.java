@@ -3,12 +3,15 @@ package dev.interlock.impl.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.device.BufferNotLiveException;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The faulty device on its own: each device fault, the sticky poison, and the reopening. */
@@ -46,41 +50,85 @@ class FaultyDeviceTest {
     assertThat(catchThrowableOfType(BufferNotLiveException.class, () -> d.free(first)).kind()).isEqualTo(ViolationKind.BAD_FREE);
   }
 
+  /** Two threads' launchWith run their launches at once: the launch is not under the device's monitor. */
   @Test
   void launchesOfTwoThreadsRunConcurrently() throws Exception {
-    FaultyDevice d = device("kernel=0");
+    FaultyDevice d = device("kernel=0,stall=1");
+    assertBothInsideAtOnce(meet -> d.launchWith("k", () -> {
+      meet.run();
+      return new KernelRun() {
+        @Override
+        public String name() {
+          return "k";
+        }
+
+        @Override
+        public void await() {}
+      };
+    }).await());
+    assertThat(d.faults().injected(FaultKind.STALL)).as("faults drawn for both launches").isEqualTo(2);
+  }
+
+  /**
+   * Two threads' kernels launched through launch, on a device that runs a kernel's work in its launch, run at once: no
+   * path into the wrapped device's launch holds this device's monitor.
+   */
+  @Test
+  void kernelsOfTwoThreadsLaunchedThroughLaunchRunConcurrently() throws Exception {
+    FaultyDevice d = new FaultyDevice(() -> workAtLaunch(new SimulatedDevice(4 * Sizes.GIB)),
+        new Faults(FaultSpec.parse("--faults", "kernel=0,stall=1"), 1, 0));
+    assertBothInsideAtOnce(meet -> {
+      String w = Thread.currentThread().getName();
+      DeviceBuffer b = d.allocate(w, "a", Sizes.GIB, false);
+      d.launch(w, "k", List.of(b), meet).await();
+      d.free(b);
+    });
+    assertThat(d.faults().injected(FaultKind.STALL)).as("faults drawn for both launches").isEqualTo(2);
+    assertThat(d.memory().live()).isZero();
+  }
+
+  /**
+   * Runs {@code launch} on two threads at once, giving each a step that waits up to 10 s for the other thread to reach its
+   * own, and asserts that each saw the other's: with a monitor held around the step, the first would wait alone.
+   */
+  static void assertBothInsideAtOnce(Consumer<Runnable> launch) throws Exception {
     CountDownLatch bothInside = new CountDownLatch(2);
-    Callable<Boolean> launch = () -> {
+    Callable<Boolean> one = () -> {
       boolean[] met = {false};
-      d.launchWith("k", () -> {
+      launch.accept(() -> {
         bothInside.countDown();
         try {
-          met[0] = bothInside.await(20, TimeUnit.SECONDS);
+          met[0] = bothInside.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
-        return new KernelRun() {
-          @Override
-          public String name() {
-            return "k";
-          }
-
-          @Override
-          public void await() {}
-        };
-      }).await();
+      });
       return met[0];
     };
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
-      Future<Boolean> a = pool.submit(launch);
-      Future<Boolean> b = pool.submit(launch);
-      // under the device's monitor the second launch could not start until the first gave up waiting
-      assertThat(a.get()).as("first launch saw the second inside").isTrue();
-      assertThat(b.get()).as("second launch saw the first inside").isTrue();
+      Future<Boolean> a = pool.submit(one);
+      Future<Boolean> b = pool.submit(one);
+      assertThat(a.get()).as("the first thread saw the second inside").isTrue();
+      assertThat(b.get()).as("the second thread saw the first inside").isTrue();
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** {@code d}, except that a launch runs the kernel's work before it returns (as a blocking launch would). */
+  private static Device workAtLaunch(SimulatedDevice d) {
+    return (Device) Proxy.newProxyInstance(Device.class.getClassLoader(), new Class<?>[] {Device.class}, (proxy, m, args) -> {
+      try {
+        Object r = m.invoke(d, args);
+        if (m.getName().equals("launch")) {
+          ((KernelRun) r).await();
+        }
+        return r;
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    });
   }
 
   @Test
