@@ -24,7 +24,7 @@ import java.util.Optional;
  * <p>Its {@link #deviceCalls()} are the driver calls a CUDA device doing the same would make, as CudaDevice makes
  * them: a cuMemAlloc or cuMemAllocAsync per allocation (pointers made up, never reused), a free per free, a
  * cuLaunchKernel of {@code touch} per buffer a kernel uses, a cuStreamSynchronize at a kernel's end, and so on; no
- * ballast, which only a real device needs.
+ * ballast, which only a real device needs. None when it is made not to log them.
  */
 public final class SimulatedDevice implements Device {
   private final BufferTable<Long> buffers = new BufferTable<>();
