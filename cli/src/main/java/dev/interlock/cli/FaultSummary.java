@@ -1,21 +1,20 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.RetryPolicy;
 import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.engine.RunTally;
 import dev.interlock.impl.fault.FaultKind;
 import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.fault.FaultyDevice;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * The lines {@code run} and {@code prove} print about injected faults, retries and outcomes (docs/faults.md, "What a
- * run prints"), and the count of jobs lost.
+ * run prints"), and the count of jobs lost, from the run's {@link RunTally}: the same whether it kept its events and
+ * results or not.
  *
  * <p>Why one place: the soak benchmark reads these lines from both commands; their names say what is counted.
  */
@@ -36,9 +35,7 @@ final class FaultSummary {
 
   /** Jobs that got no result: 0 unless the engine lost one. */
   static long lost(RunReport r, int jobs) {
-    Set<Integer> ids = new HashSet<>();
-    r.results().forEach(x -> ids.add(x.job().id()));
-    return jobs - ids.size();
+    return jobs - r.tally().jobsWithResult();
   }
 
   /**
@@ -46,7 +43,8 @@ final class FaultSummary {
    * jobs lost, contexts recreated, and what was held at shutdown.
    */
   static void print(PrintWriter out, RunReport r, Faults faults, FaultyDevice device, int jobs, String unit) {
-    if (faults.none() && r.retried().isEmpty()) {
+    RunTally t = r.tally();
+    if (faults.none() && t.retries() == 0) {
       return;
     }
     List<String> kinds = new ArrayList<>();
@@ -54,15 +52,10 @@ final class FaultSummary {
       kinds.add(k.specName() + " " + faults.injected(k));
     }
     out.printf(Locale.ROOT, "injected  %s: %d faults injected in all%n", String.join(", ", kinds), faults.injectedTotal());
-    long retriedInjected = r.retried().stream().filter(JobResult.Faulted.class::isInstance).count();
-    long retriedReal = r.retried().stream().filter(JobResult.Failed.class::isInstance).count();
-    Set<Integer> retriedJobs = new HashSet<>();
-    r.retried().forEach(x -> retriedJobs.add(x.job().id()));
-    long completedAfterRetry = r.results().stream().filter(x -> x instanceof JobResult.Completed && retriedJobs.contains(x.job().id())).count();
     out.printf(Locale.ROOT, "retries   %d retries in all: %d after an injected fault, %d after a real failure; %d %ss retried%n",
-        r.retried().size(), retriedInjected, retriedReal, retriedJobs.size(), unit);
+        t.retries(), t.retriesAfterInjected(), t.retriesAfterReal(), t.jobsRetried(), unit);
     out.printf(Locale.ROOT, "outcome   %d %ss: %d completed (%d of them after retries), %d failed real (the design's), "
-            + "%d failed injected after retries, %d aborted, %d lost%s%n", jobs, unit, r.completed(), completedAfterRetry, r.failed(),
+            + "%d failed injected after retries, %d aborted, %d lost%s%n", jobs, unit, r.completed(), t.completedAfterRetries(), r.failed(),
         r.faulted(), r.aborted(), lost(r, jobs),
         r.swallowedJobs() == 0 ? "" : ", " + r.swallowedJobs() + " ran on with an ignored OOM (SWALLOWED_OOM: results wrong)");
     out.printf(Locale.ROOT, "contexts  %d device contexts recreated after a poison%n", device == null ? 0 : device.reopens());

@@ -31,7 +31,15 @@ final class GpuDevices {
    * when {@code gpu}, else a simulated device.
    */
   static Device forSteps(boolean gpu, String option, long vram) {
-    return gpu ? open(option, vram, KernelScratch.NONE) : new SimulatedDevice(vram);
+    return forSteps(gpu, option, vram, true);
+  }
+
+  /**
+   * As {@link #forSteps(boolean, String, long)}; a simulated device logs its driver calls only when {@code logCalls}
+   * (CUDA's always does).
+   */
+  static Device forSteps(boolean gpu, String option, long vram, boolean logCalls) {
+    return gpu ? open(option, vram, KernelScratch.NONE) : new SimulatedDevice(vram, logCalls);
   }
 
 }

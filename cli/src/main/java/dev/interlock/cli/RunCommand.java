@@ -2,9 +2,10 @@ package dev.interlock.cli;
 
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Engine;
-import dev.interlock.impl.engine.JobResult;
+import dev.interlock.impl.engine.Retention;
 import dev.interlock.impl.engine.RetryPolicy;
 import dev.interlock.impl.engine.RunReport;
+import dev.interlock.impl.engine.RunTally;
 import dev.interlock.impl.fault.Faults;
 import dev.interlock.impl.fault.FaultyDevice;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
@@ -15,9 +16,7 @@ import dev.interlock.model.design.Sizes;
 import dev.interlock.observe.DeviceCallFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -78,13 +77,18 @@ final class RunCommand implements Callable<Integer> {
     TraceFiles.checkWritable(deviceCalls, outputs.force);
     durationsOut.checkWritable(outputs.force);
     boolean gpu = device.equals("gpu");
-    FaultyDevice faulty = faults.none() ? null : new FaultyDevice(() -> GpuDevices.forSteps(gpu, "--device gpu", d.vram()), faults);
-    Device dev = faulty != null ? faulty : GpuDevices.forSteps(gpu, "--device gpu", d.vram());
+    boolean logCalls = deviceCalls != null;
+    FaultyDevice faulty = faults.none() ? null
+        : new FaultyDevice(() -> GpuDevices.forSteps(gpu, "--device gpu", d.vram(), logCalls), faults);
+    Device dev = faulty != null ? faulty : GpuDevices.forSteps(gpu, "--device gpu", d.vram(), logCalls);
     String where = dev.description();
+    // the events are kept only for an output that reads them; the lines below come from the run's tally either way
+    Retention retention = outputs.html != null || outputs.timelineJson != null || durationsOut.file != null
+        ? Retention.ALL : Retention.COUNTS;
     RunReport r;
     try (dev) {
       durationsOut.start();
-      r = new Engine(dev, StepGate.FREE, 100, retry).run(d, file.toString(), pipelines);
+      r = new Engine(dev, StepGate.FREE, 100, retry).keeping(retention).run(d, file.toString(), pipelines);
       outputs.writeTimeline(r, dev);
     }
     durationsOut.write(r, outputs.force, "interlock run " + file + " (" + d.parametersLine() + ", " + where + ")");
@@ -99,21 +103,17 @@ final class RunCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "design    %s (%s), %s pipeline, %s%n", d.name(), file, pipeline, where);
     out.printf(Locale.ROOT, "ran       %s%n", d.parametersLine());
     FaultSummary.header(out, faults, retry);
-    Map<String, int[]> perRole = new LinkedHashMap<>();
-    d.roles().forEach(role -> perRole.put(role.name(), new int[5]));
-    for (JobResult j : r.results()) {
-      int[] c = perRole.get(j.job().role());
-      c[j instanceof JobResult.Completed ? 0 : j instanceof JobResult.Failed ? 1 : j instanceof JobResult.Faulted ? 3
-          : j instanceof JobResult.Swallowed ? 4 : 2]++;
+    for (Role role : d.roles()) {
+      RunTally.Counts c = r.tally().role(role.name());
+      out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%s%s%n", role.name(), c.completed(), c.failed(),
+          c.aborted(), faults.none() ? "" : ", " + c.faulted() + " failed by injected faults",
+          c.swallowed() == 0 ? "" : ", " + c.swallowed() + " ran on with an ignored OOM (SWALLOWED_OOM: results wrong)");
     }
-    perRole.forEach((role, c) -> out.printf(Locale.ROOT, "jobs      %s: %d completed, %d failed, %d aborted%s%s%n", role, c[0], c[1], c[2],
-        faults.none() ? "" : ", " + c[3] + " failed by injected faults",
-        c[4] == 0 ? "" : ", " + c[4] + " ran on with an ignored OOM (SWALLOWED_OOM: results wrong)"));
     out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); %s live at shutdown%n", Sizes.format(r.memory().peakUsed()),
         Sizes.format(d.vram()), r.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
         r.leftover() == 0 ? "nothing" : r.leftover() + " buffers");
     r.deadlock().ifPresent(msg -> out.printf(Locale.ROOT, "deadlock  %s%n", msg));
-    out.printf(Locale.ROOT, "events    %d transitions recorded in %.3f s%n", r.events().size(), r.seconds());
+    out.printf(Locale.ROOT, "events    %d transitions recorded in %.3f s%n", r.transitions(), r.seconds());
     int jobs = d.roles().stream().mapToInt(role -> role.threads() * role.jobs()).sum();
     if (!faults.none() || retry.retries() > 0) {
       out.printf(Locale.ROOT, "throughput %.1f jobs per second (%d jobs in %.3f s wall, retries included)%n", jobs / r.seconds(), jobs,

@@ -44,6 +44,28 @@ class FaultCommandsTest {
   }
 
   @Test
+  void runPrintsTheSameFiguresWhetherItKeepsItsEventsOrNot(@TempDir Path dir) {
+    String[] args = {"run", "designs/single-lock.design", "--threads", "gpu_worker=1", "--jobs", "gpu_worker=300", "--faults",
+        "alloc=0.05,kernel=0.02,stall=0.01,poison=0.005,interrupt=0.01,exception=0.01", "--fault-seed", "7", "--retries", "1"};
+    CliTest.Run counts = CliTest.run(args); // nothing reads the events afterwards: the engine keeps only its tally
+    String[] keeping = java.util.Arrays.copyOf(args, args.length + 2);
+    keeping[args.length] = "--timeline-json"; // which reads every event: the engine keeps them all
+    keeping[args.length + 1] = dir.resolve("run.json").toString();
+    CliTest.Run all = CliTest.run(keeping);
+    assertThat(all.status()).as(all.out() + all.err()).isEqualTo(counts.status()).isEqualTo(1);
+    assertThat(figures(counts.out())).isEqualTo(figures(all.out()))
+        .anyMatch(l -> l.matches("retries   [1-9][0-9]* retries in all: .*"))
+        .anyMatch(l -> l.matches("  \\.\\.\\. and [1-9][0-9]* more jobs failed by injected faults"))
+        .anyMatch(l -> l.matches("events    [1-9][0-9]* transitions recorded"));
+  }
+
+  /** The lines of {@code run}'s output that are counts, not times (the events line without its seconds). */
+  private static java.util.List<String> figures(String out) {
+    return out.lines().filter(l -> !l.startsWith("throughput ") && !l.startsWith("timeline "))
+        .map(l -> l.replaceFirst("^(events .*) in [0-9.]+ s$", "$1")).toList();
+  }
+
+  @Test
   void proveRetriesPartitionsAndVerifiesEveryProof() {
     CliTest.Run r = CliTest.run("prove", "--n", "2^6", "--partitions", "6", "--workers", "3", "--design", "designs/single-lock.design",
         "--keys", keys.toString(), "--seed", "3", "--no-timeline", "--faults", "alloc@staged:2,kernel@msm:3,poison@ntt_h:4,stall=0.2",

@@ -7,14 +7,28 @@ import java.util.List;
 /**
  * A device's log of its driver-level calls ({@link DeviceCall}), appended by the calling thread right after each call
  * returns: a call made under the device's monitor is logged there too, so the log's order is the calls' order.
- * Thread-safe; bounded by {@link #MAX_CALLS} so that a long benchmark stays bounded in memory.
+ * Thread-safe; bounded by {@link #MAX_CALLS} (or less, when made so) so that a long benchmark stays bounded in memory.
  */
 public final class DeviceCallLog {
   /** The most calls kept; later ones are counted in {@link #dropped()} but not kept. */
   public static final int MAX_CALLS = 1 << 22;
 
   private final List<DeviceCall> calls = new ArrayList<>();
+  private final int max;
   private long dropped;
+
+  /** A log that keeps up to {@link #MAX_CALLS} calls. */
+  public DeviceCallLog() {
+    this(MAX_CALLS);
+  }
+
+  /** A log that keeps up to {@code max} calls (0: none, only their count in {@link #dropped()}). */
+  public DeviceCallLog(int max) {
+    if (max < 0 || max > MAX_CALLS) {
+      throw new IllegalArgumentException("max must be 0 to " + MAX_CALLS + ", got " + max);
+    }
+    this.max = max;
+  }
 
   /** Logs a call of the current thread. */
   public void add(DeviceCall.Kind kind, String api, long ptr, long bytes, long total, boolean async, long stream,
@@ -22,7 +36,7 @@ public final class DeviceCallLog {
     long nanos = System.nanoTime();
     Thread t = Thread.currentThread();
     synchronized (calls) {
-      if (calls.size() >= MAX_CALLS) {
+      if (calls.size() >= max) {
         dropped++;
         return;
       }
@@ -58,7 +72,7 @@ public final class DeviceCallLog {
     }
   }
 
-  /** How many calls were made beyond {@link #MAX_CALLS} and not kept. */
+  /** How many calls were made beyond the most kept and not kept. */
   public long dropped() {
     synchronized (calls) {
       return dropped;

@@ -24,13 +24,13 @@ import java.util.Optional;
  * <p>Its {@link #deviceCalls()} are the driver calls a CUDA device doing the same would make, as CudaDevice makes
  * them: a cuMemAlloc or cuMemAllocAsync per allocation (pointers made up, never reused), a free per free, a
  * cuLaunchKernel of {@code touch} per buffer a kernel uses, a cuStreamSynchronize at a kernel's end, and so on; no
- * ballast, which only a real device needs.
+ * ballast, which only a real device needs. None when it is made not to log them.
  */
 public final class SimulatedDevice implements Device {
   private final BufferTable<Long> buffers = new BufferTable<>();
   /** Each thread's stream, by thread name: its index in the model's per-stream cache. */
   private final Map<String, Integer> streams = new HashMap<>();
-  private final DeviceCallLog calls = new DeviceCallLog();
+  private final DeviceCallLog calls;
   /** Where the next made-up device pointer is. */
   private long nextPtr = 0x7f0000000000L;
   private DeviceMemory memory;
@@ -38,6 +38,12 @@ public final class SimulatedDevice implements Device {
   private int runningKernels;
 
   public SimulatedDevice(long capacity) {
+    this(capacity, true);
+  }
+
+  /** A device of {@code capacity} bytes that logs its {@link #deviceCalls()} only when {@code logCalls}. */
+  public SimulatedDevice(long capacity, boolean logCalls) {
+    this.calls = new DeviceCallLog(logCalls ? DeviceCallLog.MAX_CALLS : 0);
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be positive, got " + capacity);
     }

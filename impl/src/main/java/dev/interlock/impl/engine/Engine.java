@@ -18,8 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -36,6 +35,7 @@ public final class Engine {
   private final StepGate gate;
   private final long watchdogMillis;
   private final RetryPolicy retry;
+  private final Retention retention;
 
   public Engine(Device device, StepGate gate) {
     this(device, gate, 100);
@@ -49,6 +49,10 @@ public final class Engine {
    * @param retry which failed jobs run again (only in a free run: a controlled scheduler plans every step)
    */
   public Engine(Device device, StepGate gate, long watchdogMillis, RetryPolicy retry) {
+    this(device, gate, watchdogMillis, retry, Retention.ALL);
+  }
+
+  private Engine(Device device, StepGate gate, long watchdogMillis, RetryPolicy retry, Retention retention) {
     if (retry.retries() > 0 && gate.controlled()) {
       throw new IllegalArgumentException("retries need a free run: a controlled gate plans every step");
     }
@@ -56,11 +60,17 @@ public final class Engine {
     this.gate = gate;
     this.watchdogMillis = watchdogMillis;
     this.retry = retry;
+    this.retention = retention;
   }
 
   /** This engine with retry policy {@code retry}. */
   public Engine retrying(RetryPolicy retry) {
-    return new Engine(device, gate, watchdogMillis, retry);
+    return new Engine(device, gate, watchdogMillis, retry, retention);
+  }
+
+  /** This engine keeping what {@code retention} says of its runs ({@link Retention#ALL} unless asked). */
+  public Engine keeping(Retention retention) {
+    return new Engine(device, gate, watchdogMillis, retry, retention);
   }
 
   /**
@@ -100,7 +110,9 @@ public final class Engine {
     private final long start = System.nanoTime();
     private final Design design;
     private final String source;
-    private final EventLog log = new EventLog();
+    private final boolean keep = retention == Retention.ALL;
+    private final RunTally tally;
+    private final EventLog log;
     private final WaitRegistry waits = new WaitRegistry();
     private final RunResources resources;
     private final JobLifecycle lifecycle;
@@ -115,22 +127,16 @@ public final class Engine {
     private Run(Design design, String source, Function<Role, Pipeline> pipelines, Map<String, List<?>> payloads) {
       this.design = design;
       this.source = source;
+      tally = new RunTally(design.roles().stream().mapToInt(Role::threads).sum());
+      log = new EventLog(retention, tally);
       resources = new RunResources(design, device, gate, waits);
-      lifecycle = new JobLifecycle(resources, log, gate, waits, threads, position -> position, this::cutShort, results::add);
+      lifecycle = new JobLifecycle(resources, log, gate, waits, threads, position -> position, this::cutShort, this::ended);
       int nextJob = 0;
       for (Role role : design.roles()) {
-        Queue<Job> queue = new ConcurrentLinkedQueue<>();
         List<?> given = payloads.get(role.name());
         int quota = given == null ? role.jobs() : Integer.MAX_VALUE;
-        if (given == null) {
-          for (int j = 0; j < role.threads() * role.jobs(); j++) {
-            queue.add(new Job(nextJob++, role.name(), null));
-          }
-        } else {
-          for (Object payload : given) {
-            queue.add(new Job(nextJob++, role.name(), payload));
-          }
-        }
+        JobQueue queue = new JobQueue(role.name(), nextJob, given == null ? role.threads() * role.jobs() : given.size(), given);
+        nextJob += queue.size;
         Pipeline pipeline = pipelines.apply(role);
         for (int i = 0; i < role.threads(); i++) {
           EngineWorker worker = lifecycle.roleWorker(role.name() + "#" + i, role.name(), i);
@@ -159,7 +165,26 @@ public final class Engine {
       return log;
     }
 
-    private void work(EngineWorker w, Pipeline pipeline, Queue<Job> queue, int quota) {
+    /** A job's result (or, until {@link #retried}, its attempt's): tallied, and kept with {@link Retention#ALL}. */
+    private void ended(JobResult r) {
+      tally.ended(r);
+      if (keep) {
+        results.add(r);
+      }
+    }
+
+    /** Attempt {@code r}, already {@link #ended}, is retried: it is no longer its job's result. */
+    private void retried(JobResult r) {
+      tally.retried(r);
+      if (keep) {
+        synchronized (results) {
+          results.removeIf(x -> x == r);
+        }
+        retried.add(r);
+      }
+    }
+
+    private void work(EngineWorker w, Pipeline pipeline, JobQueue queue, int quota) {
       try {
         for (int k = 0; k < quota; k++) {
           Job job = queue.poll();
@@ -196,18 +221,13 @@ public final class Engine {
         if (!retry.retries(r, attempt)) {
           return true;
         }
-        synchronized (results) {
-          results.removeIf(x -> x == r);
-        }
-        retried.add(r);
         try {
           Thread.sleep(retry.backoff(attempt + 1)); // the retry's backoff, as a real engine waits before trying again
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          results.add(r);
-          retried.remove(r);
-          return false;
+          return false; // r stays the job's result
         }
+        retried(r);
       }
     }
 
@@ -224,13 +244,13 @@ public final class Engine {
       return Optional.of(new JobResult.Aborted(job, w.name(), "pipeline error: " + e));
     }
 
-    private void abortRest(EngineWorker w, Queue<Job> queue, int remaining, String why) {
+    private void abortRest(EngineWorker w, JobQueue queue, int remaining, String why) {
       for (int i = 0; i < remaining; i++) {
         Job j = queue.poll();
         if (j == null) {
           break;
         }
-        results.add(new JobResult.Aborted(j, w.name(), why));
+        ended(new JobResult.Aborted(j, w.name(), why));
       }
     }
 
@@ -256,7 +276,36 @@ public final class Engine {
       sorted.sort(Comparator.comparingInt(r -> r.job().id()));
       return new RunReport(sorted, log.trace(design, source), log.events(), device.memory(),
           Optional.ofNullable(deadlock), left.size(), (System.nanoTime() - start) / 1e9, log.start(), retried, held,
-          log.swallowed(), log.missingUses());
+          log.swallowed(), log.missingUses(), retention, tally);
+    }
+  }
+
+  /**
+   * A role's jobs, ids {@code first} to {@code first + size - 1}, made as its workers take them (with the payloads,
+   * when given), so that a run of many jobs does not hold them all from its start.
+   */
+  private static final class JobQueue {
+    private final String role;
+    private final int first;
+    private final int size;
+    private final List<?> payloads;
+    private final AtomicInteger taken = new AtomicInteger();
+
+    JobQueue(String role, int first, int size, List<?> payloads) {
+      this.role = role;
+      this.first = first;
+      this.size = size;
+      this.payloads = payloads;
+    }
+
+    /** The next job, or null when all are taken. */
+    Job poll() {
+      int i = taken.getAndIncrement();
+      if (i >= size) {
+        taken.set(size); // no overflow however often an empty queue is polled
+        return null;
+      }
+      return new Job(first + i, role, payloads == null ? null : payloads.get(i));
     }
   }
 }

@@ -22,18 +22,39 @@ import java.util.function.Supplier;
  * uncontended critical section per step.
  *
  * <p>Besides the events it keeps the first violation (a failed step, a leak at job end, or a
- * deadlock found by the watchdog or scheduler), which ends the run's trace.
+ * deadlock found by the watchdog or scheduler), which ends the run's trace. With {@link Retention#COUNTS} it keeps
+ * no event, only counts them (and notes the rest) in its {@link RunTally}.
  */
 public final class EventLog {
   private final List<Event> events = new ArrayList<>();
+  private final boolean keep;
+  private final RunTally tally;
+  /** Transitions recorded: the last one's {@link Event#seq()}. */
+  private long recorded;
   private final long start = System.nanoTime();
   private Violation firstViolation;
-  private int stepsAtViolation;
+  private long stepsAtViolation;
   /** The ignored allocation failures ({@code on oom ignore}) and the kernels that ran without a missing buffer. */
   private final List<Violation> swallowed = new ArrayList<>();
   private final List<MissingUse> missingUses = new ArrayList<>();
   /** Per thread, the kernels whose begin is recorded and whose end is not (the model's kernels in flight). */
   private final Map<String, Integer> kernelsInFlight = new HashMap<>();
+
+  /** A log that keeps every event, with a tally of its own. */
+  public EventLog() {
+    this(Retention.ALL, new RunTally(0));
+  }
+
+  /** A log that keeps what {@code retention} says and counts every transition and note in {@code tally}. */
+  public EventLog(Retention retention, RunTally tally) {
+    this.keep = retention == Retention.ALL;
+    this.tally = tally;
+  }
+
+  /** Where this log counts. */
+  public RunTally tally() {
+    return tally;
+  }
 
   /**
    * Records a transition that succeeded; {@code after} is read inside the log's monitor, so the
@@ -49,9 +70,13 @@ public final class EventLog {
    */
   public synchronized void record(String thread, int job, Step step, Optional<Phase> phase, Optional<Long> free,
       Supplier<MemoryInfo> after) {
-    MemoryInfo m = after.get();
-    events.add(new Event(events.size() + 1, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
-        Optional.empty(), free));
+    recorded++;
+    tally.transition();
+    if (keep) {
+      MemoryInfo m = after.get();
+      events.add(new Event(recorded, thread, job, step, phase, m.used(), m.cached(), System.nanoTime() - start,
+          Optional.empty(), free));
+    }
     if (step instanceof Kernel && phase.isPresent()) {
       kernelsInFlight.merge(thread, phase.get() == Phase.BEGIN ? 1 : -1, Integer::sum);
       kernelsInFlight.remove(thread, 0);
@@ -85,8 +110,12 @@ public final class EventLog {
 
   /** Records a transition that failed with {@code v}; the device is as {@code at} shows. */
   public synchronized void recordFailure(String thread, int job, Step step, Optional<Phase> phase, MemoryInfo at, Violation v) {
-    events.add(new Event(events.size() + 1, thread, job, step, phase, at.used(), at.cached(), System.nanoTime() - start,
-        Optional.of(v)));
+    recorded++;
+    tally.transition();
+    if (keep) {
+      events.add(new Event(recorded, thread, job, step, phase, at.used(), at.cached(), System.nanoTime() - start,
+          Optional.of(v)));
+    }
     noteViolation(v);
   }
 
@@ -96,7 +125,10 @@ public final class EventLog {
    * job goes on. Call it in the same monitor hold as the {@link #record} of that transition.
    */
   public synchronized void recordSwallowed(Violation v) {
-    swallowed.add(v);
+    tally.swallowed(v);
+    if (keep) {
+      swallowed.add(v);
+    }
     noteViolation(v);
   }
 
@@ -105,17 +137,20 @@ public final class EventLog {
    * the missing {@code buffers}; returns the note. Call it in the same monitor hold as the {@link #record} of it.
    */
   public synchronized MissingUse recordMissingUse(String thread, int job, Step step, List<String> buffers) {
-    MissingUse m = new MissingUse(events.size(), thread, job, step.text(), buffers);
-    missingUses.add(m);
+    MissingUse m = new MissingUse(recorded, thread, job, step.text(), buffers);
+    tally.ranWithout(m);
+    if (keep) {
+      missingUses.add(m);
+    }
     return m;
   }
 
-  /** The ignored allocation failures so far, in order. */
+  /** The ignored allocation failures so far, in order (none kept with {@link Retention#COUNTS}). */
   public synchronized List<Violation> swallowed() {
     return List.copyOf(swallowed);
   }
 
-  /** The kernels launched without a missing buffer so far, in order. */
+  /** The kernels launched without a missing buffer so far, in order (none kept with {@link Retention#COUNTS}). */
   public synchronized List<MissingUse> missingUses() {
     return List.copyOf(missingUses);
   }
@@ -128,7 +163,7 @@ public final class EventLog {
   private void noteViolation(Violation v) {
     if (firstViolation == null) {
       firstViolation = v;
-      stepsAtViolation = events.size();
+      stepsAtViolation = recorded;
     }
   }
 
@@ -137,25 +172,31 @@ public final class EventLog {
     return start;
   }
 
+  /** The events so far, in order (none with {@link Retention#COUNTS}). */
   public synchronized List<Event> events() {
     return List.copyOf(events);
+  }
+
+  /** Whether this log keeps its events ({@link Retention#ALL}). */
+  public boolean keepsEvents() {
+    return keep;
   }
 
   public synchronized Optional<Violation> firstViolation() {
     return Optional.ofNullable(firstViolation);
   }
 
-  /** Transitions recorded so far. */
+  /** Transitions recorded so far, kept or not. */
   public synchronized int size() {
-    return events.size();
+    return Math.toIntExact(recorded);
   }
 
   /**
    * The run as a model trace: every transition up to the first violation, ending in it; or all
-   * transitions ending in COMPLETED.
+   * transitions ending in COMPLETED. With {@link Retention#COUNTS} only the outcome: no steps.
    */
   public synchronized Trace trace(Design design, String source) {
-    int n = firstViolation == null ? events.size() : stepsAtViolation;
+    int n = !keep ? 0 : firstViolation == null ? events.size() : Math.toIntExact(stepsAtViolation);
     List<TraceStep> steps = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Event e = events.get(i);

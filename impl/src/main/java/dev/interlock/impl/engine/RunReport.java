@@ -10,6 +10,10 @@ import java.util.Optional;
 /**
  * What a run of the engine did.
  *
+ * <p>With {@link Retention#COUNTS} the lists of events, results, retried attempts, ignored failures and kernels without
+ * buffers are empty and the trace has no steps; {@code tally} has the figures either way, and the counts here come
+ * from it.
+ *
  * @param results       one result per job, by job id
  * @param trace         the run as a model trace: transitions up to the first violation, which ends it
  * @param events        every transition, including those after the first violation in a free run
@@ -28,10 +32,13 @@ import java.util.Optional;
  *                      came first
  * @param withoutBuffers the kernels that ran without a buffer whose allocation had failed and was ignored, in order:
  *                      where the results are wrong
+ * @param retention     what the run kept
+ * @param tally         what the run counted: transitions, results by kind, retries, the first failures
  */
 public record RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory,
     Optional<String> deadlock, int leftover, double seconds, long clockOrigin, List<JobResult> retried,
-    List<String> heldAtShutdown, List<Violation> swallowed, List<MissingUse> withoutBuffers) {
+    List<String> heldAtShutdown, List<Violation> swallowed, List<MissingUse> withoutBuffers, Retention retention,
+    RunTally tally) {
   public RunReport {
     swallowed = List.copyOf(swallowed);
     withoutBuffers = List.copyOf(withoutBuffers);
@@ -41,34 +48,41 @@ public record RunReport(List<JobResult> results, Trace trace, List<Event> events
     heldAtShutdown = List.copyOf(heldAtShutdown);
     Objects.requireNonNull(trace, "trace");
     Objects.requireNonNull(memory, "memory");
+    Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(tally, "tally");
   }
 
-  /** A run without retries, as the engine made them before faults. */
+  /** A run without retries, as the engine made them before faults, keeping everything. */
   public RunReport(List<JobResult> results, Trace trace, List<Event> events, MemoryInfo memory, Optional<String> deadlock,
       int leftover, double seconds, long clockOrigin) {
     this(results, trace, events, memory, deadlock, leftover, seconds, clockOrigin, List.of(), List.of(), List.of(),
-        List.of());
+        List.of(), Retention.ALL, RunTally.of(results, List.of(), events.size(), List.of(), List.of()));
   }
 
   /** Jobs that ran to their end without a buffer whose allocation failed and was ignored: their results are wrong. */
   public long swallowedJobs() {
-    return results.stream().filter(r -> r instanceof JobResult.Swallowed).count();
+    return tally.jobs().swallowed();
   }
 
   /** Jobs whose last attempt an injected fault ended. */
   public long faulted() {
-    return results.stream().filter(r -> r instanceof JobResult.Faulted).count();
+    return tally.jobs().faulted();
   }
 
   public long completed() {
-    return results.stream().filter(r -> r instanceof JobResult.Completed).count();
+    return tally.jobs().completed();
   }
 
   public long failed() {
-    return results.stream().filter(r -> r instanceof JobResult.Failed).count();
+    return tally.jobs().failed();
   }
 
   public long aborted() {
-    return results.stream().filter(r -> r instanceof JobResult.Aborted).count();
+    return tally.jobs().aborted();
+  }
+
+  /** Transitions the run recorded, kept or not. */
+  public long transitions() {
+    return tally.transitions();
   }
 }
