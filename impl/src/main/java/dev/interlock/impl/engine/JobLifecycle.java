@@ -5,8 +5,10 @@ import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.Pipeline;
 import dev.interlock.impl.fault.InjectedFault;
 import dev.interlock.impl.sync.Await;
+import dev.interlock.impl.sync.RunAborted;
 import dev.interlock.impl.sync.StepGate;
 import dev.interlock.impl.sync.WaitRegistry;
+import dev.interlock.impl.sync.WorkerInterrupted;
 import dev.interlock.model.state.Violation;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -16,9 +18,10 @@ import java.util.function.UnaryOperator;
  * One job's life, the same in {@link Engine} and {@link SharedEngine}: the role thread's probe is
  * armed for the job, the pipeline runs it, the tasks it spawns run on threads of their own, and the
  * job closes when its thread and all its tasks have ended; a non-kept buffer live then is a leak.
- * After any failure each of the job's threads releases the mutexes and permits it holds, the job's
- * other threads are cancelled, and its buffers and the crew's kept ones are freed, so other workers
- * are not left waiting on a dead job.
+ * After any failure the job's other threads are cancelled (each stops at its next step, its waits end), its buffers
+ * and the crew's kept ones are freed once all its threads have ended, and only then does each of its threads give
+ * back the mutexes and permits it holds: other workers are not left waiting on a dead job, and the next holder of a
+ * lock never finds the dead job's buffers still live.
  */
 final class JobLifecycle {
 
@@ -101,7 +104,7 @@ final class JobLifecycle {
       leave(w, scope);
       scope.returned(value);
       if (scope.failed()) {
-        resources.releaseLocksOfCurrentThread();
+        releaseOnceSettled(scope);
       }
       return new Ended(scope, false, scope.failed());
     } catch (StepFailed f) {
@@ -116,6 +119,10 @@ final class JobLifecycle {
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (RuntimeException | Error e) {
+      if (cancelledWait(e)) {
+        unwind(w, scope);
+        return new Ended(scope, false, true);
+      }
       Optional<JobResult> result = Optional.empty();
       try {
         result = cutShort.result(w, job, e);
@@ -139,6 +146,7 @@ final class JobLifecycle {
     Thread t = new Thread(() -> runTask(tw, scope, body), name);
     t.setDaemon(true);
     threads.add(t, tw.probe());
+    scope.attach(name, t);
     t.start();
   }
 
@@ -157,6 +165,10 @@ final class JobLifecycle {
       scope.fail(new JobResult.Faulted(job, tw.name(), tw.probe().position(), f.fault(), resources.device().memory()));
       unwind(tw, scope);
     } catch (RuntimeException | Error e) {
+      if (cancelledWait(e)) {
+        unwind(tw, scope);
+        return;
+      }
       Optional<JobResult> result = Optional.empty();
       try {
         result = cutShort.result(tw, job, e);
@@ -178,22 +190,35 @@ final class JobLifecycle {
   }
 
   /**
-   * Thread w leaves a failed job and releases its mutexes and permits. When it is the job's last thread, it ends its
-   * part first, which frees the job's buffers, and only then releases its locks: otherwise the next holder of a lock
-   * could find the failed job's buffers still live and run out of memory for them. A thread with others of its job
-   * still running releases first, since one of them may be waiting for its lock.
+   * Thread w leaves a failed job and releases its mutexes and permits, in this order: it ends its part (the job's
+   * last thread to end frees the job's buffers), waits until the job's other threads have ended and the buffers are
+   * freed, and only then releases its locks. Otherwise the next holder of a lock could find the failed job's buffers
+   * still live and run out of memory for them. The wait cannot hang on a sibling waiting for one of those locks:
+   * the failure cancelled the siblings' waits ({@link JobScope#fail}), and a thread of the job that has ended its part
+   * holds its locks without waiting for anything but the others to end.
    */
   private void unwind(EngineWorker w, JobScope scope) {
-    if (scope.onlyActive(w.name())) {
-      try {
-        leave(w, scope);
-      } finally {
-        resources.releaseLocksOfCurrentThread();
-      }
-      return;
+    try {
+      leave(w, scope);
+    } finally {
+      releaseOnceSettled(scope);
     }
-    resources.releaseLocksOfCurrentThread();
-    leave(w, scope);
+  }
+
+  /** Releases the calling thread's mutexes and permits once its failed job has settled: its buffers are freed. */
+  private void releaseOnceSettled(JobScope scope) {
+    try {
+      scope.awaitSettled();
+    } catch (WorkerInterrupted | RunAborted e) {
+      // the watchdog found a deadlock, or a controlled run ended: no next holder can be helped by waiting
+    } finally {
+      resources.releaseLocksOfCurrentThread();
+    }
+  }
+
+  /** Whether {@code e} ended a wait of the calling thread because another thread of its job failed. */
+  private boolean cancelledWait(Throwable e) {
+    return e instanceof WorkerInterrupted && waits.cancelled(Thread.currentThread());
   }
 
   /** A leak found when a job closed: recorded in the log and passed to the gate. */
@@ -214,6 +239,11 @@ final class JobLifecycle {
     } finally {
       contexts.exit();
     }
+  }
+
+  /** Where the run's threads wait: what a failed job cancels its other threads' waits through. */
+  WaitRegistry waits() {
+    return waits;
   }
 
   /** The device's contexts: who is in flight, and the reopening after a poison. */

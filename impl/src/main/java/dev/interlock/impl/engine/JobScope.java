@@ -53,6 +53,8 @@ public final class JobScope {
   private final Set<String> signalled = new HashSet<>();
   private final Map<String, String> lastSpawned = new HashMap<>();
   private final Set<String> active = new LinkedHashSet<>();
+  /** The threads of {@link #active} by name, once started: what a failure cancels. */
+  private final Map<String, Thread> threads = new HashMap<>();
   private final CompletableFuture<JobResult> result = new CompletableFuture<>();
   private boolean closed;
   /** The closing has done its work (a failed job's buffers freed): the result may go out. */
@@ -64,6 +66,8 @@ public final class JobScope {
   private volatile boolean cancelled;
 
   /**
+   * Made on the owner's thread, which is the job's first.
+   *
    * @param owner   the role thread that took the job
    * @param number  the job's 0-based number among its role thread's jobs (J - 1 in task names)
    * @param lastJob whether it is the role thread's last job (its end then finishes the crew)
@@ -79,6 +83,7 @@ public final class JobScope {
     this.scoped = scoped;
     this.changes = changes;
     active.add(owner.name());
+    threads.put(owner.name(), Thread.currentThread());
   }
 
   public Job job() {
@@ -212,6 +217,14 @@ public final class JobScope {
     life.startTask(this, owner, thread, body);
   }
 
+  /** Task thread {@code name}, spawned in this job, is {@code thread}: called before it starts. */
+  synchronized void attach(String name, Thread thread) {
+    threads.put(name, thread);
+    if (cancelled) {
+      life.waits().cancel(thread);
+    }
+  }
+
   /**
    * The step {@code join T}: returns once the most recent instance of T spawned in this job has
    * ended; at once when the job has spawned no T.
@@ -242,11 +255,6 @@ public final class JobScope {
 
   // ---- the job's life ----
 
-  /** Whether {@code thread} is the job's only thread still running its part. */
-  synchronized boolean onlyActive(String thread) {
-    return active.size() == 1 && active.contains(thread);
-  }
-
   /** Whether another thread of the job failed: this one unwinds at its next step. */
   boolean cancelled() {
     return cancelled;
@@ -262,13 +270,38 @@ public final class JobScope {
     return result;
   }
 
-  /** Records the job's failure (the first one counts) and cancels its other threads. */
+  /**
+   * Returns once the job has closed and its closing has done its work: a failed job's buffers freed, by whichever of
+   * its threads ended last. A failed thread that has ended its part waits here before giving back its locks, so that
+   * the next holder of a lock never finds the job's buffers still live.
+   *
+   * @throws dev.interlock.impl.sync.WorkerInterrupted when the watchdog ends the wait (a deadlock)
+   * @throws dev.interlock.impl.sync.RunAborted when a controlled run ends meanwhile
+   */
+  void awaitSettled() {
+    changes.until("the other threads of " + label() + " to end, to free its buffers before its locks go", this::isSettled);
+  }
+
+  private synchronized boolean isSettled() {
+    return settled;
+  }
+
+  /**
+   * Records the job's failure (the first one counts) and cancels its other threads: each stops at its next step, and
+   * its waits end ({@link dev.interlock.impl.sync.WaitRegistry#cancel}), so that none is left waiting for a lock that
+   * a failed thread of the job keeps until the job's buffers are freed.
+   */
   void fail(JobResult r) {
     synchronized (this) {
       if (failure == null) {
         failure = r;
       }
       cancelled = true;
+      for (Map.Entry<String, Thread> t : threads.entrySet()) {
+        if (t.getValue() != Thread.currentThread()) {
+          life.waits().cancel(t.getValue());
+        }
+      }
     }
     changes.changed();
     tryPublish();
@@ -284,17 +317,23 @@ public final class JobScope {
   }
 
   /**
-   * Thread {@code thread} has ended its part of the job ({@code position}: where, for a leak's
-   * report); null, or the closing of the job when it was the last. A second call does nothing.
+   * Thread {@code thread}, the calling one, has ended its part of the job ({@code position}: where, for a leak's
+   * report); null, or the closing of the job when it was the last. A second call does nothing. Its waits are no
+   * longer cancelled: it may wait again, in its own unwinding ({@link #awaitSettled}) or in its next job.
    */
   Closing end(String thread, String position) {
     boolean close;
+    Thread t;
     synchronized (this) {
       if (!active.remove(thread)) {
         return null;
       }
+      t = threads.remove(thread);
       close = active.isEmpty();
       closed |= close;
+    }
+    if (t == Thread.currentThread()) {
+      life.waits().uncancel(); // the job cancels only its active threads: nothing cancels this one again
     }
     changes.changed();
     if (thread.equals(owner.name()) && lastJob) {
@@ -346,29 +385,33 @@ public final class JobScope {
     }
 
     void finish() {
-      if (leak.isPresent()) {
-        Violation v = leak.get();
-        fail(new JobResult.Failed(job, owner.name(), life.leakStep(position), v, memory));
-        life.leaked(v);
-      }
-      if (!ok) {
-        for (DeviceBuffer b : live) {
-          try {
-            if (device().isLive(b)) {
-              device().free(b, owner.name());
+      try {
+        if (leak.isPresent()) {
+          Violation v = leak.get();
+          fail(new JobResult.Failed(job, owner.name(), life.leakStep(position), v, memory));
+          life.leaked(v);
+        }
+        if (!ok) {
+          for (DeviceBuffer b : live) {
+            try {
+              if (device().isLive(b)) {
+                device().free(b, owner.name());
+              }
+            } catch (InjectedFault e) {
+              // the device was poisoned meanwhile: the buffer goes with its context, which the engine reopens
             }
-          } catch (InjectedFault e) {
-            // the device was poisoned meanwhile: the buffer goes with its context, which the engine reopens
           }
+          synchronized (JobScope.this) {
+            buffers.clear();
+            missing.clear();
+          }
+          owner.crew().closed(false);
         }
+      } finally {
         synchronized (JobScope.this) {
-          buffers.clear();
-          missing.clear();
+          settled = true;
         }
-        owner.crew().closed(false);
-      }
-      synchronized (JobScope.this) {
-        settled = true;
+        changes.changed(); // the job's failed threads waiting to give back their locks (awaitSettled) go on
       }
       tryPublish();
     }

@@ -16,7 +16,8 @@ final class Blocking {
    * Runs {@code attempt} until it succeeds: under a controlled gate by reporting blocked() between
    * tries, otherwise by the blocking form {@code wait}, visible to the watchdog as waiting on {@code what}.
    *
-   * @throws WorkerInterrupted when the thread is interrupted while parked in {@code wait}
+   * @throws WorkerInterrupted when the thread is interrupted while parked in {@code wait}, or its waits are cancelled
+   *     ({@link WaitRegistry#cancel}) and it has to wait
    */
   static void until(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait) {
     try {
@@ -50,6 +51,9 @@ final class Blocking {
           throw new InterruptedException("interrupted while waiting: " + what);
         }
         gate.blocked();
+        if (waits.cancelled(Thread.currentThread())) {
+          throw new InterruptedException("cancelled while waiting: " + what); // its job failed on another thread
+        }
       } while (!attempt.getAsBoolean());
       return;
     }
