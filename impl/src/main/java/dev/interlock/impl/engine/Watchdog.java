@@ -9,7 +9,7 @@ import java.util.function.Consumer;
  * Finds deadlocks in free runs: when every live thread (role threads and the tasks they spawned)
  * has been blocked in a primitive, a {@code wait} or a {@code join} for a whole period with no step
  * completed anywhere, no thread can ever move again. It then reports each thread's position and
- * what it waits for (a mutex, permits, an event of its job, a task to end), and interrupts the
+ * what it waits for (a mutex or permits, with their holders, an event of its job, a task to end), and interrupts the
  * threads, so none is left hanging.
  *
  * <p>It polls, since a deadlock by definition signals nothing; the period only bounds how late a
@@ -75,7 +75,7 @@ final class Watchdog implements Runnable {
     List<String> parts = new ArrayList<>();
     for (RunThreads.Entry e : now) {
       if (e.thread().isAlive()) {
-        parts.add(e.probe().thread() + " " + e.probe().position() + ", waiting on " + waits.waitingOn(e.thread()));
+        parts.add(e.probe().thread() + " " + e.probe().position() + ", waiting on " + waits.describe(e.thread()));
       }
     }
     return "no thread can move: " + String.join("; ", parts);
