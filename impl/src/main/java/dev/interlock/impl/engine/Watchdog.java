@@ -58,17 +58,32 @@ final class Watchdog implements Runnable {
     }
   }
 
-  private boolean allLiveBlocked(List<RunThreads.Entry> now) {
+  /**
+   * Whether every live thread of {@code now} is blocked: registered as waiting, and not for a mutex or permits that are
+   * free now (a thread woken for them stays registered until it runs, which on a loaded machine may take longer than
+   * a period).
+   */
+  boolean allLiveBlocked(List<RunThreads.Entry> now) {
     boolean anyAlive = false;
     for (RunThreads.Entry e : now) {
       if (e.thread().isAlive()) {
         anyAlive = true;
-        if (waits.waitingOn(e.thread()) == null) {
+        WaitRegistry.Waiting w = waits.waiting(e.thread());
+        if (w == null || free(w)) {
           return false;
         }
       }
     }
     return anyAlive;
+  }
+
+  /** Whether the units of a lock that {@code w} waits for are free now. */
+  private static boolean free(WaitRegistry.Waiting w) {
+    if (w.on() == null) {
+      return false;
+    }
+    int held = w.on().holders().values().stream().mapToInt(Integer::intValue).sum();
+    return w.on().units() - held >= w.units();
   }
 
   private String describe(List<RunThreads.Entry> now) {

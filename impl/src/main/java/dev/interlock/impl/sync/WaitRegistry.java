@@ -120,6 +120,11 @@ public final class WaitRegistry {
     return w == null ? null : w.what();
   }
 
+  /** {@code t}'s wait, or null when it is not blocked. */
+  public Waiting waiting(Thread t) {
+    return waiting.get(t);
+  }
+
   /** The threads blocked now, with their waits. */
   public Map<Thread, Waiting> waiting() {
     return Map.copyOf(waiting);
