@@ -97,6 +97,7 @@ final class JobLifecycle {
     contexts.enter();
     JobScope scope = new JobScope(this, w, job, w.crew().begin(), lastJob, pipeline instanceof ScopedPipeline,
         new Await(gate, waits));
+    contexts.started(scope);
     w.enter(scope);
     w.probe().rearm(job.id(), scope);
     try {
@@ -232,12 +233,12 @@ final class JobLifecycle {
     return leakStep.apply(position);
   }
 
-  /** A job's result, once it has closed. */
-  void publish(JobResult r) {
+  /** The result of {@code scope}'s job, once it has closed. */
+  void publish(JobScope scope, JobResult r) {
     try {
       results.accept(r);
     } finally {
-      contexts.exit();
+      contexts.exit(scope);
     }
   }
 

@@ -255,6 +255,11 @@ public final class JobScope {
 
   // ---- the job's life ----
 
+  /** Whether {@code thread} is one of the job's threads still working in it. */
+  synchronized boolean has(Thread thread) {
+    return threads.containsValue(thread);
+  }
+
   /** Whether another thread of the job failed: this one unwinds at its next step. */
   boolean cancelled() {
     return cancelled;
@@ -292,13 +297,26 @@ public final class JobScope {
    * a failed thread of the job keeps until the job's buffers are freed.
    */
   void fail(JobResult r) {
+    fail(r, false);
+  }
+
+  /**
+   * As {@link #fail}, and the calling thread's waits are cancelled too when it is one of the job's threads: the job
+   * fails for a wait of it that cannot end (a wait that only a device reopening, which waits for this job, could end).
+   */
+  void failWaiting(JobResult r) {
+    fail(r, true);
+  }
+
+  private void fail(JobResult r, boolean caller) {
     synchronized (this) {
       if (failure == null) {
         failure = r;
       }
       cancelled = true;
+      // under this monitor, so that a thread cancelled here is still working in the job, and uncancels at its end
       for (Map.Entry<String, Thread> t : threads.entrySet()) {
-        if (t.getValue() != Thread.currentThread()) {
+        if (caller || t.getValue() != Thread.currentThread()) {
           life.waits().cancel(t.getValue());
         }
       }
@@ -428,7 +446,7 @@ public final class JobScope {
           : new JobResult.Swallowed(job, owner.name(), value, firstWrong, swallowed, withoutBuffers);
       published = true;
     }
-    life.publish(r);
+    life.publish(this, r);
     result.complete(r);
   }
 }

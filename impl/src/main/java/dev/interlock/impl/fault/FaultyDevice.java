@@ -69,6 +69,11 @@ public final class FaultyDevice implements Device {
     return poison != null;
   }
 
+  /** The poison that struck, while the device has not been reopened since. */
+  public Optional<Fault> poison() {
+    return Optional.ofNullable(poison);
+  }
+
   /** How many times the device was reopened (contexts recreated). */
   public synchronized int reopens() {
     return reopens;

@@ -20,8 +20,14 @@ final class Blocking {
    *     ({@link WaitRegistry#cancel}) and it has to wait
    */
   static void until(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait) {
+    until(gate, waits, what, null, 0, attempt, wait);
+  }
+
+  /** As {@link #until}, for {@code units} of lock {@code on}: the registry knows which lock the thread waits for. */
+  static void until(StepGate gate, WaitRegistry waits, String what, Holdable on, int units, BooleanSupplier attempt,
+      Wait wait) {
     try {
-      run(gate, waits, what, attempt, wait, false);
+      run(gate, waits, what, on, units, attempt, wait, false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new WorkerInterrupted(what);
@@ -32,16 +38,16 @@ final class Blocking {
    * As {@link #until}, but an interrupt, whether pending on entry or arriving while the thread waits
    * (parked, or between its tries under a controlled gate), ends the wait with InterruptedException.
    */
-  static void untilInterruptibly(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait)
-      throws InterruptedException {
+  static void untilInterruptibly(StepGate gate, WaitRegistry waits, String what, Holdable on, int units,
+      BooleanSupplier attempt, Wait wait) throws InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before waiting: " + what);
     }
-    run(gate, waits, what, attempt, wait, true);
+    run(gate, waits, what, on, units, attempt, wait, true);
   }
 
-  private static void run(StepGate gate, WaitRegistry waits, String what, BooleanSupplier attempt, Wait wait,
-      boolean interruptible) throws InterruptedException {
+  private static void run(StepGate gate, WaitRegistry waits, String what, Holdable on, int units,
+      BooleanSupplier attempt, Wait wait, boolean interruptible) throws InterruptedException {
     if (attempt.getAsBoolean()) {
       return;
     }
@@ -57,7 +63,7 @@ final class Blocking {
       } while (!attempt.getAsBoolean());
       return;
     }
-    waits.enter(what);
+    waits.enter(what, on, units);
     try {
       wait.run();
     } finally {

@@ -2,6 +2,7 @@ package dev.interlock.impl.sync;
 
 import dev.interlock.impl.api.Mutex;
 import dev.interlock.model.state.ViolationKind;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -19,7 +20,7 @@ import java.util.concurrent.locks.Condition;
  * {@link #tryLock(long, TimeUnit)} and {@link #newCondition()} throw UnsupportedOperationException:
  * a pipeline using them could not be checked against its design.
  */
-public final class GatedMutex implements Mutex {
+public final class GatedMutex implements Mutex, Holdable {
   private final String name;
   private final StepGate gate;
   private final WaitRegistry waits;
@@ -37,6 +38,23 @@ public final class GatedMutex implements Mutex {
     return name;
   }
 
+  @Override
+  public String describe() {
+    return "mutex " + name;
+  }
+
+  @Override
+  public int units() {
+    return 1;
+  }
+
+  /** Its owner, if any. */
+  @Override
+  public Map<Thread, Integer> holders() {
+    Thread o = owner;
+    return o == null ? Map.of() : Map.of(o, 1);
+  }
+
   /** The owning thread's name, or null. */
   public String ownerName() {
     Thread o = owner;
@@ -46,7 +64,7 @@ public final class GatedMutex implements Mutex {
   @Override
   public void lock() {
     Thread me = notHeldByMe();
-    Blocking.until(gate, waits, "lock " + name, permit::tryAcquire, permit::acquire);
+    Blocking.until(gate, waits, "lock " + name, this, 1, permit::tryAcquire, permit::acquire);
     owner = me;
   }
 
@@ -54,7 +72,7 @@ public final class GatedMutex implements Mutex {
   @Override
   public void lockInterruptibly() throws InterruptedException {
     Thread me = notHeldByMe();
-    Blocking.untilInterruptibly(gate, waits, "lock " + name, permit::tryAcquire, permit::acquire);
+    Blocking.untilInterruptibly(gate, waits, "lock " + name, this, 1, permit::tryAcquire, permit::acquire);
     owner = me;
   }
 

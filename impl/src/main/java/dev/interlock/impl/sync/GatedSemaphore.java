@@ -16,13 +16,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiting {@code acquire 1} is never held up behind a waiting {@code acquire 12}, as it would be in
  * {@link java.util.concurrent.Semaphore}, fair or not, which only wakes the head of its queue.
  */
-public final class GatedSemaphore implements Semaphore {
+public final class GatedSemaphore implements Semaphore, Holdable {
   private final String name;
   private final StepGate gate;
   private final WaitRegistry waits;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition released = lock.newCondition();
   private final Map<Thread, Integer> held = new ConcurrentHashMap<>();
+  private final int permits;
   /** Permits free now; guarded by lock. */
   private int available;
   /** Threads parked in acquire now; guarded by lock. */
@@ -36,6 +37,7 @@ public final class GatedSemaphore implements Semaphore {
     this.gate = gate;
     this.waits = waits;
     this.available = permits;
+    this.permits = permits;
   }
 
   @Override
@@ -49,7 +51,7 @@ public final class GatedSemaphore implements Semaphore {
     if (n < 1) {
       throw new IllegalArgumentException("acquire needs at least 1 permit, got " + n);
     }
-    Blocking.until(gate, waits, "acquire " + name + " " + n, () -> tryTake(n), () -> take(n));
+    Blocking.until(gate, waits, "acquire " + name + " " + n, this, n, () -> tryTake(n), () -> take(n));
     held.merge(Thread.currentThread(), n, Integer::sum);
   }
 
@@ -106,6 +108,23 @@ public final class GatedSemaphore implements Semaphore {
     } finally {
       lock.unlock();
     }
+  }
+
+  @Override
+  public String describe() {
+    return "semaphore " + name;
+  }
+
+  /** Its permits in all. */
+  @Override
+  public int units() {
+    return permits;
+  }
+
+  /** The threads holding permits now, with how many each holds. */
+  @Override
+  public Map<Thread, Integer> holders() {
+    return Map.copyOf(held);
   }
 
   /** Permits the calling thread holds. */

@@ -1,14 +1,17 @@
 package dev.interlock.impl.sync;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Which threads are blocked in a primitive and on what, a progress counter, and which threads are cancelled: what the
- * deadlock watchdog reads, and how a failed job ends the waits of its other threads. Cheap enough to stay on: one map
- * write around each blocking wait.
+ * Which threads are blocked in a primitive and on what (for a mutex or semaphore, which one, so that its holders can be
+ * named), a progress counter, and which threads are cancelled: what the deadlock watchdog reads, what the engine's
+ * device contexts hear of after a poison, and how a failed job ends the waits of its other threads. Cheap enough to
+ * stay on: one map write around each blocking wait.
  *
  * <p>Why cancelling lives here: a thread of a failed job may wait for a lock that only the job's failed thread, or
  * another job waiting for that thread, can give back. A cancelled thread's waits end at once ({@link WorkerInterrupted}
@@ -17,18 +20,56 @@ import java.util.concurrent.atomic.AtomicLong;
  * pipeline code between waits never sees it.
  */
 public final class WaitRegistry {
-  private final Map<Thread, String> waiting = new ConcurrentHashMap<>();
+  /**
+   * A thread's wait: what for, in deadlock reports ({@code lock m}), and for a lock the lock and the units wanted.
+   *
+   * @param what  the wait in words, the step's text for a lock ({@code lock m}, {@code acquire s 2})
+   * @param on    the mutex or semaphore waited for, or null for another wait (an event, a task, a sync)
+   * @param units the units of {@code on} wanted: 1 for a mutex, the permits for a semaphore
+   */
+  public record Waiting(String what, Holdable on, int units) {}
+
+  /**
+   * Told, on the waiting thread, each time a thread starts waiting for a lock, once it is registered: a wait that can
+   * never end may then be cancelled at once.
+   */
+  @FunctionalInterface
+  public interface Listener {
+    void waitsFor(Thread thread, Waiting waiting);
+  }
+
+  private final Map<Thread, Waiting> waiting = new ConcurrentHashMap<>();
   private final Set<Thread> cancelled = ConcurrentHashMap.newKeySet();
   private final AtomicLong progress = new AtomicLong();
+  private volatile Listener listener;
 
   /** The calling thread is about to block on {@code what}; a cancelled thread is interrupted, so it does not block. */
   public void enter(String what) {
-    waiting.compute(Thread.currentThread(), (t, before) -> {
+    enter(what, null, 0);
+  }
+
+  /**
+   * The calling thread is about to block on {@code what}, waiting for {@code units} of lock {@code on} (null for no
+   * lock); a cancelled thread is interrupted, so it does not block. The listener hears of a wait for a lock.
+   */
+  public void enter(String what, Holdable on, int units) {
+    Thread me = Thread.currentThread();
+    Waiting w = new Waiting(what, on, units);
+    waiting.compute(me, (t, before) -> {
       if (cancelled.contains(t)) {
         t.interrupt();
       }
-      return what;
+      return w;
     });
+    Listener l = listener;
+    if (on != null && l != null) {
+      l.waitsFor(me, w);
+    }
+  }
+
+  /** Sets the one listener to waits for locks (the engine's device contexts, after a poison). */
+  public void listen(Listener l) {
+    listener = l;
   }
 
   /** The calling thread no longer blocks. */
@@ -75,6 +116,38 @@ public final class WaitRegistry {
 
   /** What {@code t} is blocked on, or null. */
   public String waitingOn(Thread t) {
+    Waiting w = waiting.get(t);
+    return w == null ? null : w.what();
+  }
+
+  /** {@code t}'s wait, or null when it is not blocked. */
+  public Waiting waiting(Thread t) {
     return waiting.get(t);
+  }
+
+  /** The threads blocked now, with their waits. */
+  public Map<Thread, Waiting> waiting() {
+    return Map.copyOf(waiting);
+  }
+
+  /**
+   * What {@code t} is blocked on, naming the holders of a lock: {@code lock m (held by a#0)}, {@code acquire s 2 (held
+   * by a#0 x1; b#0 x2)}, a holder whose thread has ended marked so; null when it is not blocked.
+   */
+  public String describe(Thread t) {
+    Waiting w = waiting.get(t);
+    if (w == null) {
+      return null;
+    }
+    if (w.on() == null) {
+      return w.what();
+    }
+    List<String> holders = new ArrayList<>();
+    for (Map.Entry<Thread, Integer> h : w.on().holders().entrySet()) {
+      holders.add(h.getKey().getName() + (w.on().units() > 1 ? " x" + h.getValue() : "")
+          + (h.getKey().isAlive() ? "" : ", ended"));
+    }
+    holders.sort(null);
+    return holders.isEmpty() ? w.what() : w.what() + " (held by " + String.join("; ", holders) + ")";
   }
 }

@@ -180,6 +180,19 @@ class FailedJobSiblingsTest {
   }
 
   @Test
+  void aSiblingStillRunningAStepEndsBeforeTheLockIsGivenBack() {
+    Design d = design(List.of("cpu work"), List.of("spawn helper", "lock m", "alloc big 12GiB"), List.of("unlock m"));
+    Cranked c = Cranked.start(d)
+        .grant("a#0", ControlledScheduler.Result.MOVED) // spawn helper
+        .grant("a#0/helper@1", ControlledScheduler.Result.MOVED) // cpu work begins: the helper runs until its end
+        .grant("a#0", ControlledScheduler.Result.MOVED) // lock m
+        .grant("a#0", ControlledScheduler.Result.MOVED) // alloc big 12GiB
+        .grant("b#0", ControlledScheduler.Result.BLOCKED); // lock m
+    c.sched().grant("a#0"); // kernel k fails while the helper is inside cpu work
+    c.finish(List.of("b#0", "c#0", "a#0/helper@1", "a#0"));
+  }
+
+  @Test
   void aSiblingWaitingForTheFailedThreadsLockIsCancelledOutOfItsWait() {
     Design d = design(List.of("lock m", "unlock m"), List.of("lock m", "alloc big 12GiB", "spawn helper"),
         List.of("unlock m", "join helper"));
