@@ -127,8 +127,8 @@ class FaultProperties {
       int big = vram / 2 + 1 + s.choose(vram / 2 - 2);
       int other = vram - big + 1 + s.choose(big - (vram - big) - 1);
       int helper = s.choose(3);
-      List<String> helperBody = List.of(List.of("wait go"), List.of("lock m", "unlock m"), List.of("lock n", "unlock n"),
-          List.of("cpu work")).get(helper);
+      List<String> helperBody = List.of(List.of("wait go"), List.of("lock m", "unlock m"),
+          List.of("lock n", "unlock n"), List.of("cpu work")).get(helper);
       boolean spawnFirst = s.chance(1, 2);
       StringBuilder d = new StringBuilder("design siblings\nvram " + vram + "GiB\nmutex m\nmutex n\ntask helper\n");
       helperBody.forEach(st -> d.append("  ").append(st).append('\n'));

@@ -202,7 +202,8 @@ final class DeviceContexts {
       return; // not a thread of a job in flight
     }
     names.sort(null);
-    String poison = device.poison().map(p -> " (" + p.detail() + " at " + p.step() + " on " + p.thread() + ")").orElse("");
+    String poison = device.poison().map(p -> " (" + p.detail() + " at " + p.step() + " on " + p.thread() + ")")
+        .orElse("");
     Fault f = new Fault(FaultKind.POISON, w.on().name(), t.getName(), "device poisoned earlier" + poison + ": "
         + t.getName() + " waits for " + w.on().describe() + ", held by " + String.join(", ", names)
         + ", which waits for the device to be reopened, and the reopening waits for this job");

@@ -284,7 +284,8 @@ public final class JobScope {
    * @throws dev.interlock.impl.sync.RunAborted when a controlled run ends meanwhile
    */
   void awaitSettled() {
-    changes.until("the other threads of " + label() + " to end, to free its buffers before its locks go", this::isSettled);
+    changes.until("the other threads of " + label() + " to end, to free its buffers before its locks go",
+        this::isSettled);
   }
 
   private synchronized boolean isSettled() {

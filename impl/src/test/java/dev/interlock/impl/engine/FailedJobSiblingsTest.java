@@ -71,7 +71,8 @@ class FailedJobSiblingsTest {
   /** A controlled run of {@code d} with an exception injected at a's kernel k. */
   private record Cranked(ControlledScheduler sched, Engine.Run run, FaultyDevice device) {
     static Cranked start(Design d) {
-      FaultyDevice dev = new FaultyDevice(() -> new SimulatedDevice(d.vram()), new Faults(FaultSpec.parse("--faults", "exception@k:1"), 1));
+      FaultyDevice dev = new FaultyDevice(() -> new SimulatedDevice(d.vram()),
+          new Faults(FaultSpec.parse("--faults", "exception@k:1"), 1));
       ControlledScheduler sched = new ControlledScheduler(Engine.threadNames(d));
       Engine.Run run = new Engine(dev, sched).start(d, "siblings.design", InterpretedPipeline::new);
       sched.awaitReady();
@@ -145,7 +146,8 @@ class FailedJobSiblingsTest {
 
   /** A free run of {@code d}, ordered by {@code after}, with an exception injected at a's kernel k. */
   private static RunReport free(Design d, Map<String, List<String>> after) {
-    FaultyDevice dev = new FaultyDevice(() -> new SimulatedDevice(d.vram()), new Faults(FaultSpec.parse("--faults", "exception@k:1"), 1));
+    FaultyDevice dev = new FaultyDevice(() -> new SimulatedDevice(d.vram()),
+        new Faults(FaultSpec.parse("--faults", "exception@k:1"), 1));
     RunReport r = new Engine(dev, new OrderGate(after), 100).run(d, "siblings.design", InterpretedPipeline::new);
     assertThat(r.deadlock()).isEmpty();
     assertOnlyAFaulted(r);

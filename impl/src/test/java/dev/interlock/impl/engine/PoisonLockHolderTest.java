@@ -120,7 +120,8 @@ class PoisonLockHolderTest {
   }
 
   private static FaultyDevice device() {
-    return new FaultyDevice(() -> new SimulatedDevice(DESIGN.vram()), new Faults(FaultSpec.parse("--faults", "poison@p:1"), 1));
+    return new FaultyDevice(() -> new SimulatedDevice(DESIGN.vram()),
+        new Faults(FaultSpec.parse("--faults", "poison@p:1"), 1));
   }
 
   @Test
