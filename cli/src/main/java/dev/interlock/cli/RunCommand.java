@@ -1,5 +1,6 @@
 package dev.interlock.cli;
 
+import dev.interlock.gpu.cuda.CudaDevice;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.Retention;
@@ -86,10 +87,16 @@ final class RunCommand implements Callable<Integer> {
     Retention retention = outputs.html != null || outputs.timelineJson != null || durationsOut.file != null
         ? Retention.ALL : Retention.COUNTS;
     RunReport r;
+    String host = null;
     try (dev) {
       durationsOut.start();
       r = new Engine(dev, StepGate.FREE, 100, retry).keeping(retention).run(d, file.toString(), pipelines);
       outputs.writeTimeline(r, dev);
+      if (dev instanceof CudaDevice cuda) { // before close, which hands them back
+        CudaDevice.HostResources h = cuda.hostResources();
+        host = String.format(Locale.ROOT, "host      %d streams and %s pinned held at the end, for %d threads served%n",
+            h.streams(), Sizes.format(h.pinnedBytes()), h.threadsServed());
+      }
     }
     durationsOut.write(r, outputs.force, "interlock run " + file + " (" + d.parametersLine() + ", " + where + ")");
     if (deviceCalls != null) { // after close: the ballast's frees are calls too
@@ -112,6 +119,9 @@ final class RunCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "device    peak %s used of %s vram (%s); %s live at shutdown%n", Sizes.format(r.memory().peakUsed()),
         Sizes.format(d.vram()), r.memory().peakUsed() <= d.vram() ? "within vram" : "OVER vram",
         r.leftover() == 0 ? "nothing" : r.leftover() + " buffers");
+    if (host != null) {
+      out.print(host);
+    }
     r.deadlock().ifPresent(msg -> out.printf(Locale.ROOT, "deadlock  %s%n", msg));
     out.printf(Locale.ROOT, "events    %d transitions recorded in %.3f s%n", r.transitions(), r.seconds());
     int jobs = d.roles().stream().mapToInt(role -> role.threads() * role.jobs()).sum();

@@ -110,9 +110,9 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final CUdeviceptr twiddles;
   private final Deque<CUdeviceptr> freeArenas = new ArrayDeque<>();
   private final List<CUdeviceptr> arenas = new ArrayList<>();
-  private final ThreadLocal<CUstream> stream = new ThreadLocal<>();
-  private final ThreadLocal<Staging> staging = new ThreadLocal<>();
-  private final List<Staging> stagings = new ArrayList<>();
+  private final ThreadLanes<Lane> lanes = new ThreadLanes<>(Lane::create);
+  /** A stream a test put in place of the calling thread's own ({@link #onStream}). */
+  private final ThreadLocal<CUstream> streamInstead = new ThreadLocal<>();
   private final HostCopies hostCopies = new HostCopies();
   private final BufferTable<Block> buffers = new BufferTable<>();
   /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
@@ -135,6 +135,39 @@ public final class CudaDevice implements Device, ProvingKernels {
   private long lastBufferId;
   private long outOfMemoryErrors;
   private boolean closed;
+
+  /** A thread's stream and, once it copies, its pinned staging; handed on when the thread ends ({@link ThreadLanes}). */
+  private static final class Lane {
+    final CUstream stream = new CUstream();
+    volatile Staging staging;
+
+    static Lane create() {
+      Lane l = new Lane();
+      // non-blocking: no implicit synchronization with the legacy stream, so workers overlap as the design lets them
+      check(cuStreamCreate(l.stream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+      return l;
+    }
+  }
+
+  /**
+   * What the device holds on the host's side for the threads that used it: streams, pinned staging bytes, and how many
+   * threads were served by them. A thread that ends hands both on, so they follow the threads that ran at once.
+   */
+  public record HostResources(int streams, long pinnedBytes, long threadsServed) {
+    public HostResources {
+      if (streams < 0 || pinnedBytes < 0 || threadsServed < 0) {
+        throw new IllegalArgumentException("negative count: " + streams + " streams, " + pinnedBytes + " pinned bytes, "
+            + threadsServed + " threads");
+      }
+    }
+  }
+
+  /** The streams and pinned bytes held now, and the threads served so far. */
+  public HostResources hostResources() {
+    List<Lane> all = lanes.all();
+    long pinned = all.stream().filter(l -> l.staging != null).count() * Staging.BYTES;
+    return new HostResources(all.size(), pinned, lanes.threadsServed());
+  }
 
   /** A live buffer and what the device keeps for it. */
   private record Allocation(DeviceBuffer buffer, Block block) {
@@ -432,14 +465,11 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** Makes the shared context current on the calling thread and returns its stream. */
   private CUstream bind() {
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-    CUstream s = stream.get();
-    if (s == null && pool != null) {
-      s = new CUstream();
-      // non-blocking: no implicit synchronization with the legacy stream, so workers overlap as the design lets them
-      check(cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-      stream.set(s);
+    if (pool == null) {
+      return null; // while opening, before the pool is set up
     }
-    return s;
+    CUstream instead = streamInstead.get();
+    return instead != null ? instead : lanes.lane().stream;
   }
 
   /**
@@ -687,12 +717,12 @@ public final class CudaDevice implements Device, ProvingKernels {
     if (twiddles != null) {
       memFree(twiddles);
     }
-    synchronized (stagings) {
-      for (Staging st : stagings) {
-        st.free();
+    lanes.close(l -> {
+      if (l.staging != null) {
+        l.staging.free();
       }
-      stagings.clear();
-    }
+      cuStreamDestroy(l.stream);
+    });
     hostCopies.close();
     synchronized (timingEvents) {
       timingEvents.forEach(e -> cuEventDestroy(e));
@@ -751,15 +781,11 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   /** The calling thread's pinned host buffers (see {@link Staging}), so its copies run on its own stream. */
   private Staging staging() {
-    Staging st = staging.get();
-    if (st == null) {
-      st = Staging.allocate(hostCopies, log);
-      staging.set(st);
-      synchronized (stagings) {
-        stagings.add(st);
-      }
+    Lane l = lanes.lane();
+    if (l.staging == null) {
+      l.staging = Staging.allocate(hostCopies, log);
     }
-    return st;
+    return l.staging;
   }
 
   /** Copies src[from, from + count) to dst through the thread's pinned buffers, on its stream. */
@@ -1359,15 +1385,15 @@ public final class CudaDevice implements Device, ProvingKernels {
 
   /** Runs {@code work} with s as the calling thread's stream, then gives the thread its own stream back. */
   <T> T onStream(CUstream s, Supplier<T> work) {
-    CUstream own = stream.get();
-    stream.set(s);
+    CUstream before = streamInstead.get();
+    streamInstead.set(s);
     try {
       return work.get();
     } finally {
-      if (own == null) {
-        stream.remove();
+      if (before == null) {
+        streamInstead.remove();
       } else {
-        stream.set(own);
+        streamInstead.set(before);
       }
     }
   }

@@ -45,6 +45,9 @@ final class Staging {
     void fill(LongBuffer into, long from, int count);
   }
 
+  /** Pinned bytes per staging: both halves. */
+  static final long BYTES = 2L * HALF_LONGS * Long.BYTES;
+
   private final Pointer host;
   private final LongBuffer[] halves = new LongBuffer[2];
   private final CUevent[] moved = {new CUevent(), new CUevent()};
@@ -57,7 +60,7 @@ final class Staging {
     this.host = host;
     this.copies = copies;
     this.log = log;
-    LongBuffer all = host.getByteBuffer(0, 2L * HALF_LONGS * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
+    LongBuffer all = host.getByteBuffer(0, BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
     halves[0] = all.slice(0, HALF_LONGS);
     halves[1] = all.slice(HALF_LONGS, HALF_LONGS);
   }
@@ -68,7 +71,7 @@ final class Staging {
    */
   static Staging allocate(HostCopies copies, DeviceCallLog log) {
     Pointer host = new Pointer();
-    CudaDevice.check(cuMemAllocHost(host, 2L * HALF_LONGS * Long.BYTES), "cuMemAllocHost");
+    CudaDevice.check(cuMemAllocHost(host, BYTES), "cuMemAllocHost");
     Staging st = new Staging(host, copies, log);
     try {
       for (CUevent e : st.moved) {
