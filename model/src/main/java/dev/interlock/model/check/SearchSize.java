@@ -14,8 +14,8 @@ import java.util.SplittableRandom;
  * the depth to come is the longest of a few random runs from the initial state (seeded: the same on every machine).
  * From a fifth of that depth on, the estimate is the states stored so far plus the latest levels' mean size for every
  * level still to come. Level sizes of interleaved workers grow towards the middle and shrink after it, so this tends
- * to be low early, and stays low where the states come late (BENCHMARKS.md measures it on the shipped designs): it is
- * a warning, never a reason to stop a search.
+ * to be low early, and stays low where the states come late (docs/benchmarks-history.md measures it on the shipped
+ * designs): it is a warning, never a reason to stop a search.
  */
 public final class SearchSize {
   private static final int WALKS = 16;
