@@ -3,8 +3,7 @@ package dev.interlock.gpu.cuda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.interlock.impl.api.DeviceBuffer;
-import dev.interlock.impl.device.BufferNotLiveException;
-import dev.interlock.impl.device.OutOfDeviceMemoryException;
+import dev.interlock.impl.lincheck.DeviceLincheck;
 import dev.interlock.impl.lincheck.DeviceMemorySpec;
 import dev.interlock.impl.lincheck.GpuLincheckRuns;
 import dev.interlock.model.design.Sizes;
@@ -12,7 +11,6 @@ import dev.interlock.model.state.DeviceMemory;
 import java.util.List;
 import jcuda.driver.CUstream;
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.BooleanGen;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -23,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link CudaDevice} is linearizable against the model's device, {@link DeviceMemory}, on real VRAM: every call, from
  * any number of threads, acts as one atomic step of the model's memory rules, with the driver deciding every figure.
- * The GPU twin of impl's SimulatedDeviceLincheckTest, with the same operations and buffer naming, plus the pool's
+ * impl's {@link DeviceLincheck} operations and buffer naming, as SimulatedDeviceLincheckTest has them, plus the pool's
  * release threshold and what cuMemGetInfo reports.
  *
  * <p>Each Lincheck thread has its own stream, which the sequential specification cannot know; so the operations are
@@ -33,28 +31,27 @@ import org.junit.jupiter.api.Test;
  * one allocated before the invocation (the device counts on across invocations). Sizes are whole GiB, and so are the
  * figures; cuMemGetInfo's, off by at most {@link CudaDevice#FREE_TOLERANCE}, are rounded to GiB.
  */
-@Param(name = "gib", gen = IntGen.class, conf = "1:12")
-@Param(name = "async", gen = BooleanGen.class)
-@Param(name = "id", gen = IntGen.class, conf = "1:5")
 @Param(name = "level", gen = IntGen.class, conf = "0:3")
-public class CudaDeviceLincheckGpuIT {
+public class CudaDeviceLincheckGpuIT extends DeviceLincheck {
   static final long VRAM = DeviceMemorySpec.VRAM;
-  private static final String OWNER = "lincheck";
   private static final String KERNELS = "lincheck-kernels";
 
   private final CudaDevice device = LincheckGpu.device();
   private final CUstream kernels = LincheckGpu.kernelStream();
-  private final long firstId;
 
   /** A fresh start on the shared device: nothing live or cached, threshold 0. */
   public CudaDeviceLincheckGpuIT() {
-    if (device != null) {
-      device.reset();
-      device.poolThreshold(0);
-      firstId = device.lastBufferId();
-    } else {
-      firstId = 0;
+    super(LincheckGpu.device(), resetForLincheck(LincheckGpu.device()));
+  }
+
+  /** Resets the device for an invocation and returns the last buffer id so far (0 without a device). */
+  private static long resetForLincheck(CudaDevice device) {
+    if (device == null) {
+      return 0;
     }
+    device.reset();
+    device.poolThreshold(0);
+    return device.lastBufferId();
   }
 
   @BeforeAll
@@ -67,58 +64,13 @@ public class CudaDeviceLincheckGpuIT {
     LincheckGpu.close();
   }
 
-  @Operation
-  public String alloc(@Param(name = "gib") int gib, @Param(name = "async") boolean async) {
-    try {
-      return "b" + (device.allocate(OWNER, "buf", gib * Sizes.GIB, async).id() - firstId);
-    } catch (OutOfDeviceMemoryException e) {
-      return "OOM";
-    }
-  }
-
-  @Operation
-  public String free(@Param(name = "id") int id) {
-    DeviceBuffer b = live(id);
-    if (b == null) {
-      return "BAD_FREE";
-    }
-    try {
-      device.free(b);
-      return "ok";
-    } catch (BufferNotLiveException e) {
-      return e.kind().name();
-    }
-  }
-
-  /** Launches a kernel that uses buffer {@code id} on the kernels' stream and waits for it. */
-  @Operation
-  public String kernel(@Param(name = "id") int id) {
-    DeviceBuffer b = live(id);
-    if (b == null) {
-      return "USE_AFTER_FREE";
-    }
-    try {
-      device.onStream(kernels, () -> {
-        device.launch(KERNELS, "k", List.of(b), () -> {}).await();
-        return null;
-      });
-      return "ok";
-    } catch (BufferNotLiveException e) {
-      return e.kind().name();
-    }
-  }
-
-  @Operation
-  public String trim() {
-    device.trim();
-    return "ok";
-  }
-
-  /** cuCtxSynchronize: waits out kernels that other threads are inside, and lets the pool release to its threshold. */
-  @Operation
-  public String sync() throws InterruptedException {
-    device.synchronize();
-    return "ok";
+  /** On the kernels' own stream, which frees nothing. */
+  @Override
+  protected void kernelOn(DeviceBuffer b) {
+    device.onStream(kernels, () -> {
+      device.launch(KERNELS, "k", List.of(b), () -> {}).await();
+      return null;
+    });
   }
 
   @Operation
@@ -127,39 +79,10 @@ public class CudaDeviceLincheckGpuIT {
     return "ok";
   }
 
-  @Operation
-  public long live() {
-    return device.memory().live() / Sizes.GIB;
-  }
-
-  @Operation
-  public long cached() {
-    return device.memory().cached() / Sizes.GIB;
-  }
-
-  @Operation
-  public long used() {
-    return device.memory().used() / Sizes.GIB;
-  }
-
   /** What cuMemGetInfo reports free, less the ballast's slack, in GiB. */
   @Operation
   public long reportedFree() {
     return Math.round(device.driverFree() / (double) Sizes.GIB);
-  }
-
-  @Operation
-  public int liveBuffers() {
-    return device.liveBuffers(null).size();
-  }
-
-  private DeviceBuffer live(int id) {
-    for (DeviceBuffer b : device.liveBuffers(null)) {
-      if (b.id() - firstId == id) {
-        return b;
-      }
-    }
-    return null;
   }
 
   @Test

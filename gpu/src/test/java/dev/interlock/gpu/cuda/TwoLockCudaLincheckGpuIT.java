@@ -2,6 +2,7 @@ package dev.interlock.gpu.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.impl.lincheck.DesignLincheck;
 import dev.interlock.impl.lincheck.GpuLincheckRuns;
 import dev.interlock.model.TestDesigns;
 import org.jetbrains.lincheck.LincheckAssertionError;
@@ -21,7 +22,7 @@ public class TwoLockCudaLincheckGpuIT extends CudaDesignLincheck {
   }
 
   /** The model of designs/two-lock.design, one worker. */
-  public static final class Spec extends CudaDesignLincheck.Spec {
+  public static final class Spec extends DesignLincheck.Spec {
     public Spec() {
       super("two-lock");
     }

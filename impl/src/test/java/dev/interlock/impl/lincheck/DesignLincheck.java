@@ -2,6 +2,7 @@ package dev.interlock.impl.lincheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.impl.api.Device;
 import dev.interlock.impl.device.SimulatedDevice;
 import dev.interlock.impl.engine.SharedEngine;
 import dev.interlock.impl.pipeline.InterpretedPipeline;
@@ -10,8 +11,9 @@ import dev.interlock.model.design.Design;
 import org.jetbrains.lincheck.datastructures.Operation;
 
 /**
- * What each shipped design's Lincheck test shares: the engine running the design on a simulated device, its one
- * operation (a worker runs a job), and the model as the sequential specification.
+ * What each shipped design's Lincheck test shares, on either device: the engine running the design (on a simulated
+ * device here, on the GPU in gpu's Lincheck tests), its one operation (a worker runs a job), and the model as the
+ * sequential specification.
  *
  * <p>Public, as are its operation and its Spec's, because Lincheck calls them reflectively.
  */
@@ -20,11 +22,18 @@ public abstract class DesignLincheck {
 
   private final SharedEngine engine;
 
+  /** The design on a simulated device of its vram. */
   protected DesignLincheck(String design) {
-    Design d = TestDesigns.shipped(design);
-    engine = new SharedEngine(d, new SimulatedDevice(d.vram()), InterpretedPipeline::new);
+    this(TestDesigns.shipped(design), null, false);
   }
 
+  /**
+   * The design on {@code device}, or on a simulated device of its vram when null; {@code absent} says the device the
+   * test wants is missing (no GPU), and the test skips before Lincheck runs an operation.
+   */
+  protected DesignLincheck(Design d, Device device, boolean absent) {
+    engine = absent ? null : new SharedEngine(d, device != null ? device : new SimulatedDevice(d.vram()), InterpretedPipeline::new);
+  }
   @Operation
   public String runJob() {
     return engine.runJob(ROLE);

@@ -62,11 +62,19 @@ record LincheckBudget(int iterations, int invocations, int threads, int actors, 
    * the probe's parsing of step text ({@code engine.StepTexts}: a pure function of the text, whose
    * cache would otherwise add switch points at every step of a pipeline written with step text).
    */
+  /**
+   * Wall time after which Lincheck calls an invocation hung. Its default, 30 s, is what one invocation of a design's
+   * engine takes on two loaded cores (Lincheck's waiting threads spin), so CI saw false hangs; a real deadlock Lincheck
+   * finds by itself, from the threads it manages. (Lincheck marks the option internal: the name is its JVM name.)
+   */
+  static final long INVOCATION_TIMEOUT_MS = 180_000;
+
   /** The engine's package-private step-text parser and cache. */
   private static final String STEP_TEXTS = "dev.interlock.impl.engine.StepTexts";
 
   ModelCheckingOptions modelChecking() {
     return new ModelCheckingOptions()
+        .invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS)
         .addGuarantee(forClasses(Names.class.getName(), Sizes.class.getName(), STEP_TEXTS).allMethods().ignore())
         .iterations(iterations)
         .invocationsPerIteration(invocations)
