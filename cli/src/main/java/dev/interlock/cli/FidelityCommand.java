@@ -229,17 +229,11 @@ final class FidelityCommand implements Callable<Integer> {
     return null;
   }
 
-  /** The driver's error code named in a failed job's message, or null. */
+  /** The driver's error of a failed job (the name of the code it carries), or null. */
   private static String driverError(RunReport r) {
     for (JobResult j : r.results()) {
-      if (j instanceof JobResult.Failed f && f.violation().message().contains("CUDA_ERROR_")) {
-        String m = f.violation().message();
-        int at = m.indexOf("CUDA_ERROR_");
-        int end = at;
-        while (end < m.length() && (Character.isUpperCase(m.charAt(end)) || m.charAt(end) == '_')) {
-          end++;
-        }
-        return m.substring(at, end);
+      if (j instanceof JobResult.Failed f && f.driverError().isPresent()) {
+        return f.driverError().get().name();
       }
     }
     return null;

@@ -29,6 +29,7 @@ import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.DeviceCall;
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.impl.api.MemoryInfo;
@@ -454,8 +455,9 @@ public final class CudaDevice implements Device, ProvingKernels {
       int rc = async ? memAllocAsync(p, bytes, s) : memAlloc(p, bytes);
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
         outOfMemoryErrors++;
-        throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: CUDA_ERROR_OUT_OF_MEMORY)",
-            bytes, capacity - buffers.liveBytes(), snapshot());
+        DriverError driver = new DriverError(CUresult.stringFor(rc), rc);
+        throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: " + driver.name() + ")",
+            bytes, capacity - buffers.liveBytes(), snapshot(), driver);
       }
       check(rc, async ? "cuMemAllocAsync" : "cuMemAlloc");
       CUevent ready = null;
