@@ -1397,6 +1397,12 @@ public final class CudaDevice implements Device, ProvingKernels {
     return lastBufferId;
   }
 
+  /** True: every out-of-memory is the driver's, and carries its CUDA_ERROR_OUT_OF_MEMORY. */
+  @Override
+  public boolean reportsDriverErrors() {
+    return true;
+  }
+
   /** How many allocations the driver refused with CUDA_ERROR_OUT_OF_MEMORY since open. */
   synchronized long outOfMemoryErrors() {
     return outOfMemoryErrors;

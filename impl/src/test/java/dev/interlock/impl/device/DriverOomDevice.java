@@ -9,18 +9,26 @@ import dev.interlock.impl.api.MemoryInfo;
 import java.util.List;
 
 /**
- * A simulated device whose out-of-memory carries a driver's error, as a real device's does, while its message does not
- * name it: what reads the error from the message instead of the typed field cannot find it here.
+ * A simulated device that reports driver errors, as a real GPU does: its out-of-memory carries the driver's error
+ * while its message does not name it, so that what reads the error from the message instead of the typed field cannot
+ * find it here. Made with {@code carry} false, its out-of-memory carries none: a driver's error lost on the way.
  */
 public final class DriverOomDevice implements Device {
   /** The driver error every out-of-memory of this device carries. */
   public static final DriverError OOM = new DriverError("CUDA_ERROR_OUT_OF_MEMORY", DeviceCall.OUT_OF_MEMORY);
 
   private final SimulatedDevice device;
+  private final boolean carry;
 
-  /** A device of {@code capacity} bytes. */
+  /** A device of {@code capacity} bytes whose out-of-memory carries {@link #OOM}. */
   public DriverOomDevice(long capacity) {
+    this(capacity, true);
+  }
+
+  /** A device of {@code capacity} bytes whose out-of-memory carries {@link #OOM} only when {@code carry}. */
+  public DriverOomDevice(long capacity, boolean carry) {
     this.device = new SimulatedDevice(capacity);
+    this.carry = carry;
   }
 
   @Override
@@ -28,8 +36,14 @@ public final class DriverOomDevice implements Device {
     try {
       return device.allocate(owner, name, bytes, async);
     } catch (OutOfDeviceMemoryException e) {
-      throw new OutOfDeviceMemoryException(owner + " alloc " + name, e.requested(), e.free(), e.memory(), OOM);
+      throw new OutOfDeviceMemoryException(owner + " alloc " + name, e.requested(), e.free(), e.memory(),
+          carry ? OOM : null);
     }
+  }
+
+  @Override
+  public boolean reportsDriverErrors() {
+    return true;
   }
 
   @Override
