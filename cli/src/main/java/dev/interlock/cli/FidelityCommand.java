@@ -43,13 +43,16 @@ final class FidelityCommand implements Callable<Integer> {
   @Option(names = "--runs", paramLabel = "K", description = "Free runs per SAFE design (default: ${DEFAULT-VALUE}).")
   int runs = FidelityOptions.DEFAULT_RUNS;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Seed of the first free run's jitter; run i uses S + i (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", paramLabel = "S",
+      description = "Seed of the first free run's jitter; run i uses S + i (default: ${DEFAULT-VALUE}).")
   long seed = FidelityOptions.DEFAULT_SEED;
 
-  @Option(names = "--jitter-us", paramLabel = "US", description = "Most microseconds a free run's thread pauses before a step (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--jitter-us", paramLabel = "US",
+      description = "Most microseconds a free run's thread pauses before a step (default: ${DEFAULT-VALUE}).")
   int jitterMicros = FidelityOptions.DEFAULT_JITTER_MICROS;
 
-  @Option(names = "--max-states", paramLabel = "N", description = "The model search's state limit per design (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--max-states", paramLabel = "N",
+      description = "The model search's state limit per design (default: ${DEFAULT-VALUE}).")
   long maxStates = FidelityOptions.DEFAULT_MAX_STATES;
 
   @Option(names = "--model-only", description = "Only compute the model's verdicts (no device); with --verdicts-out, record the SAFE ones.")

@@ -9,7 +9,7 @@ import java.util.Optional;
 public sealed interface DeviceOutcome permits DeviceOutcome.Replayed, DeviceOutcome.Diverged,
     DeviceOutcome.RunsComplete, DeviceOutcome.RunFailed, DeviceOutcome.NotCompared {
 
-  /** As a report shows it, e.g. {@code OOM at 9 (CUDA_ERROR_OUT_OF_MEMORY)} or {@code 20/20 runs complete, nothing live}. */
+  /** As a report shows it, e.g. {@code OOM at 9 (CUDA_ERROR_OUT_OF_MEMORY)} or {@code 20/20 runs complete, ...}. */
   String text();
 
   /**

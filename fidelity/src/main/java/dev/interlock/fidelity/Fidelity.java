@@ -27,13 +27,14 @@ import java.util.Optional;
 public final class Fidelity {
   private Fidelity() {}
 
-  /** The model's verdict of {@code d} by check's exhaustive search (minimized, reduced), stopped at {@code maxStates}. */
+  /**
+   * The model's verdict of {@code d} by check's exhaustive search (minimized, reduced), stopped at {@code maxStates}.
+   *
+   * @throws IllegalArgumentException when {@code maxStates} is not positive (the checker's rule)
+   */
   public static ModelVerdict model(Design d, String source, long maxStates) {
     Objects.requireNonNull(d, "design");
     Objects.requireNonNull(source, "source");
-    if (maxStates < 1) {
-      throw new IllegalArgumentException("maxStates must be positive, got " + maxStates);
-    }
     return ModelVerdict.of(Checker.check(d, source, Checker.Options.defaults(maxStates)));
   }
 

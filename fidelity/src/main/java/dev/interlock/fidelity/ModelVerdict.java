@@ -46,7 +46,7 @@ public record ModelVerdict(Verdict verdict, Optional<Trace> counterexample, long
     return verdict instanceof Verdict.Safe || verdict instanceof Verdict.Unsafe;
   }
 
-  /** As a report shows it: {@code OOM at 9} (kind and counterexample length), {@code SAFE}, {@code SAFE (recorded)}, {@code LIMIT}. */
+  /** As a report shows it: {@code OOM at 9} (kind, counterexample length), {@code SAFE (recorded)}, {@code LIMIT}. */
   public String text() {
     if (verdict instanceof Verdict.Unsafe u) {
       return u.label() + " at " + counterexample.orElseThrow().length();

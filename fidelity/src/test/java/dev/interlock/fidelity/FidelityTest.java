@@ -12,7 +12,7 @@ import dev.interlock.model.state.ViolationKind;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The comparison of the model's verdicts with the engine's runs, on the simulated device and devices made to differ. */
+/** The model's verdicts compared with the engine's runs, on the simulated device and on devices made to differ. */
 class FidelityTest {
   private static final FidelityOptions THREE_RUNS = FidelityOptions.defaults().withRuns(3);
 
@@ -57,7 +57,8 @@ class FidelityTest {
   @Test
   void aRecordedSafeVerdictIsTakenAsGivenAndOnlyRun() {
     Design d = TestDesigns.shipped("single-lock");
-    FidelityReport r = Fidelity.compare(d, "single-lock.design", ModelVerdict.recordedSafe(160), THREE_RUNS.withRuns(2));
+    FidelityReport r =
+        Fidelity.compare(d, "single-lock.design", ModelVerdict.recordedSafe(160), THREE_RUNS.withRuns(2));
     assertThat(r.model().text()).isEqualTo("SAFE (recorded)");
     assertThat(r.model().states()).isEqualTo(160);
     assertThat(r.device().text()).isEqualTo("2/2 runs complete, nothing live");
@@ -90,7 +91,8 @@ class FidelityTest {
     // the device's message does not name CUDA_ERROR_OUT_OF_MEMORY: only the carried code can say it
     FidelityDevice driver = new FidelityDevice("driver", DriverOomDevice::new);
     FidelityReport r = compare("two-lock", THREE_RUNS.withDevice(driver));
-    assertThat(r.device()).isEqualTo(new DeviceOutcome.Replayed(ViolationKind.OOM, 9, Optional.of(DriverOomDevice.OOM)));
+    assertThat(r.device())
+        .isEqualTo(new DeviceOutcome.Replayed(ViolationKind.OOM, 9, Optional.of(DriverOomDevice.OOM)));
     assertThat(r.device().text()).isEqualTo("OOM at 9 (CUDA_ERROR_OUT_OF_MEMORY)");
     assertThat(r.agrees()).isTrue();
   }

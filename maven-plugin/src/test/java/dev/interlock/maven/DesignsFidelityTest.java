@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The fidelity goal's work on temporary projects: agreement, a disagreement failing the build, the report, bad input. */
+/** The fidelity goal's work on temporary projects: agreement, a disagreement failing the build, report, bad input. */
 class DesignsFidelityTest {
   @TempDir
   Path project;
@@ -71,7 +71,8 @@ class DesignsFidelityTest {
         "INFO src/main/designs/safe\\.design: model SAFE, device 2/2 runs complete, nothing live, agree, [0-9.]+ s");
     assertThat(lines.get(2)).matches(
         "INFO src/main/designs/sub/two-lock\\.design: model OOM at 9, device OOM at 9, agree, [0-9.]+ s");
-    assertThat(lines.get(3)).isEqualTo("INFO 2 designs: 2 agree, 0 disagree; report in target/interlock-fidelity/summary.json");
+    assertThat(lines.get(3))
+        .isEqualTo("INFO 2 designs: 2 agree, 0 disagree; report in target/interlock-fidelity/summary.json");
     JsonNode s = summary();
     assertThat(s.get("device").asText()).isEqualTo("simulated");
     assertThat(s.get("runs").asInt()).isEqualTo(2);

@@ -456,8 +456,9 @@ public final class CudaDevice implements Device, ProvingKernels {
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
         outOfMemoryErrors++;
         DriverError driver = new DriverError(CUresult.stringFor(rc), rc);
-        throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: " + driver.name() + ")",
-            bytes, capacity - buffers.liveBytes(), snapshot(), driver);
+        throw new OutOfDeviceMemoryException(
+            owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: " + driver.name() + ")", bytes,
+            capacity - buffers.liveBytes(), snapshot(), driver);
       }
       check(rc, async ? "cuMemAllocAsync" : "cuMemAlloc");
       CUevent ready = null;

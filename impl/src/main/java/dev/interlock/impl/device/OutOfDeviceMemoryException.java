@@ -19,10 +19,11 @@ public final class OutOfDeviceMemoryException extends DeviceException {
   }
 
   /** An allocation that the driver refused with {@code driverError} (null: no driver, as on the simulated device). */
-  public OutOfDeviceMemoryException(String what, long requested, long free, MemoryInfo memory, DriverError driverError) {
+  public OutOfDeviceMemoryException(String what, long requested, long free, MemoryInfo memory,
+      DriverError driverError) {
     super(what + ": out of device memory: requested " + Sizes.format(requested) + ", " + Sizes.format(free) + " free of "
-        + Sizes.format(memory.capacity()) + " (" + Sizes.format(memory.live()) + " live, " + Sizes.format(memory.cached()) + " cached)",
-        driverError);
+        + Sizes.format(memory.capacity()) + " (" + Sizes.format(memory.live()) + " live, "
+        + Sizes.format(memory.cached()) + " cached)", driverError);
     this.requested = requested;
     this.free = free;
     this.memory = memory;

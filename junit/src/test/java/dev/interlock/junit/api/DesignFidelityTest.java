@@ -59,7 +59,8 @@ class DesignFidelityTest {
     DesignFidelity f = Interlock.fidelity(SINGLE_LOCK);
     assertThatThrownBy(() -> f.runs(0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage(SINGLE_LOCK + ": runs must be positive, got 0");
-    assertThatThrownBy(() -> f.jitterMicros(-1)).hasMessage(SINGLE_LOCK + ": jitterMicros must not be negative, got -1");
+    assertThatThrownBy(() -> f.jitterMicros(-1))
+        .hasMessage(SINGLE_LOCK + ": jitterMicros must not be negative, got -1");
     assertThatThrownBy(() -> f.maxStates(0)).hasMessage(SINGLE_LOCK + ": maxStates must be positive, got 0");
     assertThatThrownBy(() -> f.device(" ", DriverOomDevice::new)).hasMessageContaining("needs a name");
     assertThatThrownBy(() -> Interlock.fidelity("x.design", "design x\nvram 16GiB\nrole w x1 jobs 1\n  spawn nobody\n"))
