@@ -1,18 +1,12 @@
 package dev.interlock.cli;
 
-import dev.interlock.impl.api.Device;
-import dev.interlock.impl.engine.Engine;
-import dev.interlock.impl.engine.JobResult;
-import dev.interlock.impl.engine.RunReport;
-import dev.interlock.impl.engine.Scheduled;
-import dev.interlock.impl.sync.JitterGate;
-import dev.interlock.model.check.CheckReport;
-import dev.interlock.model.check.Checker;
+import dev.interlock.fidelity.Fidelity;
+import dev.interlock.fidelity.FidelityDevice;
+import dev.interlock.fidelity.FidelityOptions;
+import dev.interlock.fidelity.FidelityReport;
+import dev.interlock.fidelity.ModelVerdict;
 import dev.interlock.model.check.Verdict;
 import dev.interlock.model.design.Design;
-import dev.interlock.model.trace.Outcome;
-import dev.interlock.model.trace.ReplayResult;
-import dev.interlock.model.trace.Trace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -20,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -30,11 +25,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code interlock fidelity}: does the device do what the model says, design by design?
- *
- * <p>For a design the model finds unsafe, the minimal counterexample is replayed on the device and must end in the
- * same outcome at the same transition (on the GPU, an OOM must be the driver's own CUDA_ERROR_OUT_OF_MEMORY). For a
- * safe design, free runs with random timing jitter must complete every job with nothing live at shutdown.
+ * {@code interlock fidelity}: does the device do what the model says, design by design? The comparison is
+ * {@link Fidelity}'s; this command parses the options, opens the device it names and prints one line per design.
  */
 @Command(name = "fidelity", mixinStandardHelpOptions = true,
     description = "Compare the model's verdict of each design with what the device does: exit 0 when all agree, 1 on any disagreement, 2 on bad input.")
@@ -48,17 +40,20 @@ final class FidelityCommand implements Callable<Integer> {
   @Option(names = "--device", paramLabel = "KIND", description = "simulated (default) or gpu: CUDA device 0 with each design's vram as budget.")
   String device = "simulated";
 
-  @Option(names = "--runs", paramLabel = "K", description = "Free runs per SAFE design (default: 20).")
-  int runs = 20;
+  @Option(names = "--runs", paramLabel = "K", description = "Free runs per SAFE design (default: ${DEFAULT-VALUE}).")
+  int runs = FidelityOptions.DEFAULT_RUNS;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Seed of the first free run's jitter; run i uses S + i (default: 1).")
-  long seed = 1;
+  @Option(names = "--seed", paramLabel = "S",
+      description = "Seed of the first free run's jitter; run i uses S + i (default: ${DEFAULT-VALUE}).")
+  long seed = FidelityOptions.DEFAULT_SEED;
 
-  @Option(names = "--jitter-us", paramLabel = "US", description = "Most microseconds a free run's thread pauses before a step (default: 200).")
-  int jitterMicros = 200;
+  @Option(names = "--jitter-us", paramLabel = "US",
+      description = "Most microseconds a free run's thread pauses before a step (default: ${DEFAULT-VALUE}).")
+  int jitterMicros = FidelityOptions.DEFAULT_JITTER_MICROS;
 
-  @Option(names = "--max-states", paramLabel = "N", description = "The model search's state limit per design (default: 20000000).")
-  long maxStates = 20_000_000;
+  @Option(names = "--max-states", paramLabel = "N",
+      description = "The model search's state limit per design (default: ${DEFAULT-VALUE}).")
+  long maxStates = FidelityOptions.DEFAULT_MAX_STATES;
 
   @Option(names = "--model-only", description = "Only compute the model's verdicts (no device); with --verdicts-out, record the SAFE ones.")
   boolean modelOnly;
@@ -70,22 +65,18 @@ final class FidelityCommand implements Callable<Integer> {
       + "those designs are not searched again, only run on the device.")
   Path verdictsIn;
 
-  /** One design's comparison. */
-  record Row(Path file, String model, String device, boolean agree) {}
-
   @Override
   public Integer call() {
     if (!device.equals("simulated") && !device.equals("gpu")) {
       throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }
-    if (runs < 1) {
-      throw new CliError("--runs must be positive, got " + runs);
-    }
-    if (jitterMicros < 0) {
-      throw new CliError("--jitter-us must not be negative, got " + jitterMicros);
-    }
-    if (maxStates < 1) {
-      throw new CliError("--max-states must be positive, got " + maxStates);
+    FidelityDevice target = device.equals("gpu")
+        ? new FidelityDevice("gpu", vram -> GpuDevices.forSteps(true, "--device gpu", vram)) : FidelityDevice.SIMULATED;
+    FidelityOptions options;
+    try {
+      options = new FidelityOptions(target, runs, seed, jitterMicros, maxStates);
+    } catch (IllegalArgumentException e) {
+      throw new CliError(asOption(e.getMessage()));
     }
     if (verdictsOut != null && !modelOnly) {
       throw new CliError("--verdicts-out needs --model-only");
@@ -95,37 +86,56 @@ final class FidelityCommand implements Callable<Integer> {
     for (Path f : designs) {
       loaded.add(new DesignOptions().load(f)); // every file's bad input first, before a GPU is opened
     }
-    recordedSafe = verdictsIn == null ? java.util.Map.of() : readVerdicts(verdictsIn);
+    recordedSafe = verdictsIn == null ? Map.of() : readVerdicts(verdictsIn);
     PrintWriter out = spec.commandLine().getOut();
     if (modelOnly) {
       return modelOnly(out, designs, loaded);
     }
     out.printf(Locale.ROOT, "fidelity on the %s device: %d designs, %d free runs per SAFE design (jitter seed %d, up to %d us)%n",
-        device, designs.size(), runs, seed, jitterMicros);
+        target.name(), designs.size(), runs, seed, jitterMicros);
     int agree = 0;
     for (int i = 0; i < designs.size(); i++) {
-      Row r = compare(designs.get(i), loaded.get(i));
-      out.printf(Locale.ROOT, "%-40s model %-28s device %-44s %s%n", r.file(), r.model(), r.device(), r.agree() ? "agree" : "DISAGREE");
+      String source = designs.get(i).toString();
+      Long recorded = recordedSafe.get(source);
+      ModelVerdict model = recorded != null ? ModelVerdict.recordedSafe(recorded)
+          : Fidelity.model(loaded.get(i), source, maxStates);
+      FidelityReport r = Fidelity.compare(loaded.get(i), source, model, options);
+      out.printf(Locale.ROOT, "%-40s model %-28s device %-44s %s%n", r.source(), r.model().text(), r.device().text(),
+          r.agrees() ? "agree" : "DISAGREE");
       out.flush();
-      agree += r.agree() ? 1 : 0;
+      agree += r.agrees() ? 1 : 0;
     }
     out.printf(Locale.ROOT, "fidelity %d/%d designs agree%n", agree, designs.size());
     out.flush();
     return agree == designs.size() ? 0 : 1;
   }
 
+  /** The options' names in {@link FidelityOptions}, as they are typed here. */
+  private static final Map<String, String> OPTION_NAMES =
+      Map.of("runs", "--runs", "jitterMicros", "--jitter-us", "maxStates", "--max-states");
+
+  /** The library's message about a value ("runs must be positive, got 0"), naming the option as typed here. */
+  private static String asOption(String message) {
+    for (Map.Entry<String, String> e : OPTION_NAMES.entrySet()) {
+      if (message.startsWith(e.getKey() + " ")) {
+        return e.getValue() + message.substring(e.getKey().length());
+      }
+    }
+    return message;
+  }
+
   /** Designs recorded SAFE by an earlier --model-only run: path as given, and the states that search visited. */
-  private java.util.Map<String, Long> recordedSafe = java.util.Map.of();
+  private Map<String, Long> recordedSafe = Map.of();
 
   private int modelOnly(PrintWriter out, List<Path> designs, List<Design> loaded) {
     StringBuilder file = new StringBuilder("# interlock fidelity --model-only: designs the exhaustive search found SAFE\n");
     int decided = 0;
     for (int i = 0; i < designs.size(); i++) {
-      CheckReport r = Checker.check(loaded.get(i), designs.get(i).toString(), Checker.Options.defaults(maxStates));
-      out.printf(Locale.ROOT, "%-40s model %s (%d states)%n", designs.get(i), r.verdict().label(), r.search().states());
+      ModelVerdict r = Fidelity.model(loaded.get(i), designs.get(i).toString(), maxStates);
+      out.printf(Locale.ROOT, "%-40s model %s (%d states)%n", designs.get(i), r.verdict().label(), r.states());
       out.flush();
       if (r.verdict() instanceof Verdict.Safe) {
-        file.append(designs.get(i)).append(" SAFE ").append(r.search().states()).append('\n');
+        file.append(designs.get(i)).append(" SAFE ").append(r.states()).append('\n');
       }
       decided += r.verdict() instanceof Verdict.LimitReached ? 0 : 1;
     }
@@ -144,8 +154,8 @@ final class FidelityCommand implements Callable<Integer> {
     return decided == designs.size() ? 0 : 1;
   }
 
-  private static java.util.Map<String, Long> readVerdicts(Path file) {
-    java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+  private static Map<String, Long> readVerdicts(Path file) {
+    Map<String, Long> m = new java.util.LinkedHashMap<>();
     List<String> lines;
     try {
       lines = Files.readAllLines(file);
@@ -168,81 +178,6 @@ final class FidelityCommand implements Callable<Integer> {
       }
     }
     return m;
-  }
-
-  private Row compare(Path file, Design d) {
-    Long recorded = recordedSafe.get(file.toString());
-    CheckReport report = recorded != null ? null : Checker.check(d, file.toString(), Checker.Options.defaults(maxStates));
-    Verdict v = recorded != null ? new Verdict.Safe() : report.verdict();
-    try (Device dev = GpuDevices.forSteps(device.equals("gpu"), "--device gpu", d.vram())) {
-      if (v instanceof Verdict.Unsafe u) {
-        Trace cx = report.counterexample().orElseThrow();
-        String model = u.label() + " at " + cx.length();
-        Design applied = cx.params().applyTo(d);
-        Scheduled.Replay rr = Scheduled.replay(applied, file.toString(), cx, dev, Pipelines.choose("interpreted", d.name()));
-        if (rr.result() instanceof ReplayResult.Diverged dv) {
-          return new Row(file, model, "diverges at " + dv.index() + ": " + dv.reason(), false);
-        }
-        String driver = driverError(rr.report());
-        boolean oomIsDrivers = !device.equals("gpu") || !u.label().equals("OOM") || driver != null;
-        return new Row(file, model, u.label() + " at " + cx.length() + (driver != null ? " (" + driver + ")" : ""),
-            oomIsDrivers);
-      }
-      if (v instanceof Verdict.Safe) {
-        for (int i = 0; i < runs; i++) {
-          RunReport r = new Engine(dev, new JitterGate(seed + i, jitterMicros)).run(d, file.toString(),
-              Pipelines.choose("interpreted", d.name()));
-          String bad = problem(r);
-          if (bad != null) {
-            return new Row(file, recorded != null ? "SAFE (recorded)" : "SAFE", "run " + (i + 1) + " (seed " + (seed + i) + "): " + bad, false);
-          }
-        }
-        return new Row(file, recorded != null ? "SAFE (recorded)" : "SAFE", runs + "/" + runs + " runs complete, nothing live", true);
-      }
-      return new Row(file, v.label(), "not compared: the model has no verdict", false);
-    }
-  }
-
-  /** What went wrong in a free run of a SAFE design, or null. */
-  private static String problem(RunReport r) {
-    if (r.deadlock().isPresent()) {
-      return "deadlock: " + r.deadlock().get();
-    }
-    for (JobResult j : r.results()) {
-      if (j instanceof JobResult.Failed f) {
-        return "job " + f.job().id() + " failed: " + f.violation().kind() + " " + f.violation().message();
-      }
-      if (j instanceof JobResult.Aborted a) {
-        return "job " + a.job().id() + " aborted: " + a.why();
-      }
-      if (j instanceof JobResult.Swallowed sw) {
-        return "job " + sw.job().id() + " ran on after an ignored OOM (SWALLOWED_OOM): "
-            + (sw.swallowed().isEmpty() ? sw.withoutBuffers().get(0).describe() : sw.swallowed().get(0).message());
-      }
-    }
-    if (r.leftover() != 0) {
-      return r.leftover() + " buffers live at shutdown";
-    }
-    if (!(r.trace().outcome() instanceof Outcome.Completed)) {
-      return "the run ends in " + r.trace().outcome();
-    }
-    return null;
-  }
-
-  /** The driver's error code named in a failed job's message, or null. */
-  private static String driverError(RunReport r) {
-    for (JobResult j : r.results()) {
-      if (j instanceof JobResult.Failed f && f.violation().message().contains("CUDA_ERROR_")) {
-        String m = f.violation().message();
-        int at = m.indexOf("CUDA_ERROR_");
-        int end = at;
-        while (end < m.length() && (Character.isUpperCase(m.charAt(end)) || m.charAt(end) == '_')) {
-          end++;
-        }
-        return m.substring(at, end);
-      }
-    }
-    return null;
   }
 
   private static List<Path> allDesigns() {

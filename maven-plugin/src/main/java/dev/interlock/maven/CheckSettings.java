@@ -66,13 +66,8 @@ public record CheckSettings(Path basedir, Path directory, List<String> includes,
   public static CheckSettings of(Path basedir, Path directory, List<String> includes, List<String> excludes,
       String threads, String vram, long maxStates, boolean failOnLimit, Path outputDirectory)
       throws PluginInputException {
-    List<String> inc = includes == null || includes.isEmpty() ? List.of(DEFAULT_INCLUDES) : trimmed(includes);
-    List<String> exc = excludes == null ? List.of() : trimmed(excludes);
-    for (String p : concat(inc, exc)) {
-      if (p.isEmpty()) {
-        throw new PluginInputException("interlock: includes and excludes must not hold an empty pattern");
-      }
-    }
+    List<String> inc = DesignFiles.includes(includes);
+    List<String> exc = DesignFiles.excludes(excludes);
     if (maxStates < 1) {
       throw new PluginInputException("interlock: maxStates must be positive, got " + maxStates);
     }
@@ -121,13 +116,5 @@ public record CheckSettings(Path basedir, Path directory, List<String> includes,
       throw new PluginInputException("interlock: vram must be positive, got " + text.trim());
     }
     return OptionalLong.of(p.bytes().get());
-  }
-
-  private static List<String> trimmed(List<String> l) {
-    return l.stream().map(s -> s == null ? "" : s.trim()).toList();
-  }
-
-  private static List<String> concat(List<String> a, List<String> b) {
-    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
   }
 }

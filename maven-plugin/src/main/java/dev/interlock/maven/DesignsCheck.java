@@ -113,25 +113,16 @@ public final class DesignsCheck {
 
   /** Checks every design {@code s} selects; writes the reports under {@code s.outputDirectory()}. */
   public static Outcome run(CheckSettings s, Log log) throws PluginInputException, IOException {
-    if (!Files.isDirectory(s.directory())) {
-      throw new PluginInputException("interlock: no design directory " + shown(s, s.directory())
-          + " (set <directory> or -Dinterlock.directory)");
-    }
-    List<String> files = DesignFiles.find(s.directory(), patterns("includes", s.includes()),
-        patterns("excludes", s.excludes()));
-    if (files.isEmpty()) {
-      throw new PluginInputException("interlock: no design files in " + shown(s, s.directory()) + " match includes "
-          + s.includes() + (s.excludes().isEmpty() ? "" : " minus excludes " + s.excludes())
-          + ": nothing to check (a wrong directory or pattern must not pass)");
-    }
+    List<DesignFiles.Selected> selected = DesignFiles.select(s.basedir(), s.directory(), s.includes(), s.excludes());
+    List<String> files = new ArrayList<>();
     List<String> texts = new ArrayList<>();
     List<String> sources = new ArrayList<>();
     Set<String> roles = new LinkedHashSet<>();
     List<String> errors = new ArrayList<>();
-    for (String f : files) {
-      Path p = s.directory().resolve(f);
-      String source = shown(s, p);
-      String text = Files.readString(p, StandardCharsets.UTF_8);
+    for (DesignFiles.Selected f : selected) {
+      String source = f.source();
+      String text = f.text();
+      files.add(f.file());
       texts.add(text);
       sources.add(source);
       try {
@@ -249,22 +240,8 @@ public final class DesignsCheck {
     return String.join(", ", parts);
   }
 
-  private static List<AntPattern> patterns(String what, List<String> texts) throws PluginInputException {
-    List<AntPattern> out = new ArrayList<>();
-    for (String t : texts) {
-      try {
-        out.add(AntPattern.of(t));
-      } catch (IllegalArgumentException e) {
-        throw new PluginInputException("interlock: " + what + ": " + e.getMessage());
-      }
-    }
-    return out;
-  }
-
   /** {@code p} relative to the project's directory where it is under it, else absolute; {@code /} between names. */
   static String shown(CheckSettings s, Path p) {
-    Path base = s.basedir().toAbsolutePath().normalize();
-    Path abs = p.toAbsolutePath().normalize();
-    return abs.startsWith(base) && !abs.equals(base) ? DesignFiles.relative(base, abs) : abs.toString();
+    return DesignFiles.shown(s.basedir(), p);
   }
 }

@@ -29,6 +29,7 @@ import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
 import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.DeviceCall;
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.KernelTiming;
 import dev.interlock.impl.api.MemoryInfo;
@@ -484,8 +485,10 @@ public final class CudaDevice implements Device, ProvingKernels {
       int rc = async ? memAllocAsync(p, bytes, s) : memAlloc(p, bytes);
       if (rc == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
         outOfMemoryErrors++;
-        throw new OutOfDeviceMemoryException(owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: CUDA_ERROR_OUT_OF_MEMORY)",
-            bytes, capacity - buffers.liveBytes(), snapshot());
+        DriverError driver = new DriverError(CUresult.stringFor(rc), rc);
+        throw new OutOfDeviceMemoryException(
+            owner + " alloc " + name + " " + Sizes.format(bytes) + " (driver: " + driver.name() + ")", bytes,
+            capacity - buffers.liveBytes(), snapshot(), driver);
       }
       check(rc, async ? "cuMemAllocAsync" : "cuMemAlloc");
       CUevent ready = null;
@@ -1419,6 +1422,12 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** The id of the last buffer allocated (0: none yet), so that a test can number buffers from a reset on. */
   synchronized long lastBufferId() {
     return lastBufferId;
+  }
+
+  /** True: every out-of-memory is the driver's, and carries its CUDA_ERROR_OUT_OF_MEMORY. */
+  @Override
+  public boolean reportsDriverErrors() {
+    return true;
   }
 
   /** How many allocations the driver refused with CUDA_ERROR_OUT_OF_MEMORY since open. */

@@ -3,6 +3,7 @@ package dev.interlock.gpu.cuda;
 import static dev.interlock.model.design.Sizes.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.engine.Engine;
 import dev.interlock.impl.engine.JobResult;
 import dev.interlock.impl.engine.Overlaps;
@@ -38,6 +39,8 @@ class ReplayGpuIT {
         System.out.println("[interlock]   " + f.violation().message());
         assertThat(f.violation().kind()).isEqualTo(ViolationKind.OOM);
         assertThat(f.violation().message()).contains("CUDA_ERROR_OUT_OF_MEMORY");
+        assertThat(f.driverError()).as("the driver's code, carried")
+            .contains(new DriverError("CUDA_ERROR_OUT_OF_MEMORY", 2));
         assertThat(f.step()).isEqualTo("alloc staged 12GiB");
         assertThat(r.report().trace().length()).isEqualTo(t.length());
         assertThat(gpu.memory().live()).isZero();

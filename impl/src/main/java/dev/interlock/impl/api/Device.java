@@ -108,6 +108,15 @@ public interface Device extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * Whether this device's failures come from a driver that names them ({@link DriverError}, carried by
+   * {@link dev.interlock.impl.device.DeviceException#driverError()}): a real GPU's do; the simulated device has no
+   * driver, and by default a device has none.
+   */
+  default boolean reportsDriverErrors() {
+    return false;
+  }
+
   /** Whether {@code buffer} is live on this device. */
   boolean isLive(DeviceBuffer buffer);
 

@@ -1,5 +1,6 @@
 package dev.interlock.impl.device;
 
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.model.design.Sizes;
 import dev.interlock.model.state.ViolationKind;
@@ -12,9 +13,17 @@ public final class OutOfDeviceMemoryException extends DeviceException {
   private final long free;
   private final MemoryInfo memory;
 
+  /** An allocation that the model's rules refuse, on a device without a driver (the simulated one). */
   public OutOfDeviceMemoryException(String what, long requested, long free, MemoryInfo memory) {
+    this(what, requested, free, memory, null);
+  }
+
+  /** An allocation that the driver refused with {@code driverError} (null: no driver, as on the simulated device). */
+  public OutOfDeviceMemoryException(String what, long requested, long free, MemoryInfo memory,
+      DriverError driverError) {
     super(what + ": out of device memory: requested " + Sizes.format(requested) + ", " + Sizes.format(free) + " free of "
-        + Sizes.format(memory.capacity()) + " (" + Sizes.format(memory.live()) + " live, " + Sizes.format(memory.cached()) + " cached)");
+        + Sizes.format(memory.capacity()) + " (" + Sizes.format(memory.live()) + " live, "
+        + Sizes.format(memory.cached()) + " cached)", driverError);
     this.requested = requested;
     this.free = free;
     this.memory = memory;

@@ -109,7 +109,7 @@ final class JobLifecycle {
       }
       return new Ended(scope, false, scope.failed());
     } catch (StepFailed f) {
-      scope.fail(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory()));
+      scope.fail(new JobResult.Failed(job, w.name(), f.step(), f.violation(), f.memory(), f.driverError()));
       unwind(w, scope);
       return new Ended(scope, false, true);
     } catch (JobCancelled c) {
@@ -158,7 +158,7 @@ final class JobLifecycle {
       body.accept(tw);
       leave(tw, scope);
     } catch (StepFailed f) {
-      scope.fail(new JobResult.Failed(job, tw.name(), f.step(), f.violation(), f.memory()));
+      scope.fail(new JobResult.Failed(job, tw.name(), f.step(), f.violation(), f.memory(), f.driverError()));
       unwind(tw, scope);
     } catch (JobCancelled c) {
       unwind(tw, scope);

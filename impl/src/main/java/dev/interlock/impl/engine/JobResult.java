@@ -1,11 +1,13 @@
 package dev.interlock.impl.engine;
 
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.fault.Fault;
 import dev.interlock.model.state.Violation;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** How a job ended: every job of a run gets exactly one. */
 public sealed interface JobResult permits JobResult.Completed, JobResult.Swallowed, JobResult.Failed, JobResult.Faulted,
@@ -50,12 +52,22 @@ public sealed interface JobResult permits JobResult.Completed, JobResult.Swallow
     }
   }
 
-  /** A step failed, or the job ended holding buffers: which step, why, and the device at that point. */
-  record Failed(Job job, String worker, String step, Violation violation, MemoryInfo memory) implements JobResult {
+  /**
+   * A step failed, or the job ended holding buffers: which step, why, the device at that point, and the driver's error
+   * where a real device's driver made the failure (its out-of-memory, say); empty on the simulated device.
+   */
+  record Failed(Job job, String worker, String step, Violation violation, MemoryInfo memory,
+      Optional<DriverError> driverError) implements JobResult {
     public Failed {
       Objects.requireNonNull(job, "job");
       Objects.requireNonNull(step, "step");
       Objects.requireNonNull(violation, "violation");
+      Objects.requireNonNull(driverError, "driverError");
+    }
+
+    /** A failure that no driver reported (the model's rules, a deadlock, a leak). */
+    public Failed(Job job, String worker, String step, Violation violation, MemoryInfo memory) {
+      this(job, worker, step, violation, memory, Optional.empty());
     }
   }
 

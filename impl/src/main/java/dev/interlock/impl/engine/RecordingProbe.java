@@ -2,9 +2,11 @@ package dev.interlock.impl.engine;
 
 import dev.interlock.impl.ViolationException;
 import dev.interlock.impl.api.Device;
+import dev.interlock.impl.api.DriverError;
 import dev.interlock.impl.api.KernelRun;
 import dev.interlock.impl.api.MemoryInfo;
 import dev.interlock.impl.api.Probe;
+import dev.interlock.impl.device.DeviceException;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.impl.fault.Fault;
 import dev.interlock.impl.fault.FaultKind;
@@ -348,13 +350,14 @@ public final class RecordingProbe implements Probe {
       goSilent();
       Violation v = e.violation();
       MemoryInfo at = e instanceof OutOfDeviceMemoryException oom ? oom.memory() : device.memory();
+      Optional<DriverError> driver = e instanceof DeviceException de ? de.driverError() : Optional.empty();
       log.recordFailure(thread, job, step, phase, at, v);
       if (scope != null) {
         // the job's failure, before the gate ends a controlled run and another thread's abort could come first
-        scope.fail(new JobResult.Failed(scope.job(), thread, step.text(), v, at));
+        scope.fail(new JobResult.Failed(scope.job(), thread, step.text(), v, at, driver));
       }
       gate.failed(v);
-      throw new StepFailed(step.text(), v, at, e);
+      throw new StepFailed(step.text(), v, at, driver, e);
     } catch (InjectedFault e) {
       branch = null;
       goSilent();

@@ -304,6 +304,11 @@ public final class FaultyDevice implements Device {
   }
 
   @Override
+  public synchronized boolean reportsDriverErrors() {
+    return inner.reportsDriverErrors();
+  }
+
+  @Override
   public synchronized List<KernelTiming> kernelTimings() {
     return inner.kernelTimings();
   }

@@ -65,6 +65,45 @@ public final class Interlock {
     return DesignCheck.of(sourceName, designText);
   }
 
+  /**
+   * The fidelity comparison of the design file {@code design}: does the device do what the model says? Errors and
+   * reports name the file as given.
+   *
+   * @throws IllegalArgumentException when the file cannot be read or has errors (the message is the positioned error)
+   */
+  public static DesignFidelity fidelity(Path design) {
+    Objects.requireNonNull(design, "design");
+    String source = design.toString();
+    try {
+      DesignParser.parse(design); // the parser's own positioned errors for a file it cannot read
+      return DesignFidelity.of(source, Files.readString(design, StandardCharsets.UTF_8));
+    } catch (DesignException e) {
+      throw new IllegalArgumentException(e.getMessage());
+    } catch (IOException e) {
+      throw new IllegalArgumentException(source + ":1:1: cannot read file: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The fidelity comparison of a design given as text, named {@value #STRING_SOURCE}.
+   *
+   * @throws IllegalArgumentException when the design has errors (the message is the positioned error)
+   */
+  public static DesignFidelity fidelity(String designText) {
+    return fidelity(STRING_SOURCE, designText);
+  }
+
+  /**
+   * The fidelity comparison of a design given as text, named {@code sourceName}.
+   *
+   * @throws IllegalArgumentException when the design has errors (the message is the positioned error)
+   */
+  public static DesignFidelity fidelity(String sourceName, String designText) {
+    Objects.requireNonNull(sourceName, "sourceName");
+    Objects.requireNonNull(designText, "designText");
+    return DesignFidelity.of(sourceName, designText);
+  }
+
   /** Parses {@code text}; a design error becomes the API's {@link IllegalArgumentException}. */
   static Design parse(String source, String text) {
     try {

@@ -14,4 +14,9 @@ public final class InterlockAssertions {
   public static CheckResultAssert assertThat(CheckResult actual) {
     return new CheckResultAssert(actual);
   }
+
+  /** The assertions on {@code actual}, a fidelity comparison. */
+  public static FidelityResultAssert assertThat(FidelityResult actual) {
+    return new FidelityResultAssert(actual);
+  }
 }
