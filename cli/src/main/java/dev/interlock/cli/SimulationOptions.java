@@ -103,7 +103,7 @@ final class SimulationOptions {
   /** {@code t} with the --copy kernels {@code d} has as copies; with {@code strict}, one it has not is an error. */
   private StepTimes copies(Design d, StepTimes t, boolean strict) {
     for (Map.Entry<String, String> e : copy.entrySet()) {
-      if (strict || t.has(e.getKey())) {
+      if (strict || StepTimes.hasKernel(d, e.getKey())) {
         t = t.withCopy(d, e.getKey(), bandwidth(e.getKey(), e.getValue()));
       }
     }
@@ -117,7 +117,8 @@ final class SimulationOptions {
     }
     Sizes.Parsed p = Sizes.parse(text.substring(0, text.length() - 2));
     if (p.bytes().isEmpty() || p.bytes().get() == 0) {
-      throw new CliError("--copy " + name + "=" + text + ": " + (p.bytes().isEmpty() ? p.error() : "a bandwidth is more than 0 bytes per second"));
+      throw new CliError("--copy " + name + "=" + text + ": "
+          + (p.bytes().isEmpty() ? p.error() : "a bandwidth is more than 0 bytes per second"));
     }
     return p.bytes().get();
   }
@@ -131,11 +132,10 @@ final class SimulationOptions {
     List<StepTimes> out = new ArrayList<>();
     for (int i = 0; i < designs.size(); i++) {
       Design d = designs.get(i);
-      StepTimes declared = StepTimes.of(d, Map.of());
       Map<String, Timing> mine = new LinkedHashMap<>(given);
-      mine.keySet().removeIf(k -> !declared.has(k));
+      mine.keySet().removeIf(k -> !StepTimes.hasInterval(d, k));
       Map<String, Double> widths = new LinkedHashMap<>(stepCores);
-      widths.keySet().removeIf(k -> !declared.has(k));
+      widths.keySet().removeIf(k -> !StepTimes.hasInterval(d, k));
       try {
         out.add(copies(d, StepTimes.of(d, measured(), mine).withCores(widths), false));
       } catch (IllegalArgumentException e) {
@@ -162,9 +162,8 @@ final class SimulationOptions {
 
   /** The widths of --step-cores for {@code d}; a name it has no interval of is bad input. */
   private Map<String, Double> cores(Design d, Path file) {
-    StepTimes declared = StepTimes.of(d, Map.of());
     for (String name : stepCores.keySet()) {
-      if (!declared.has(name)) {
+      if (!StepTimes.hasInterval(d, name)) {
         throw new CliError("--step-cores " + name + ": no cpu or kernel step of that name in " + file);
       }
     }

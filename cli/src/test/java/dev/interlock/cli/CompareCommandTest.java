@@ -50,6 +50,35 @@ class CompareCommandTest {
   }
 
   @Test
+  void aCopyAppliesToTheDesignsWithAKernelOfThatNameEvenWhereAnotherHasACpuStepOfIt() throws Exception {
+    Path kernel = tmp.resolve("kernel.design");
+    Files.writeString(kernel, """
+        design as-kernel
+        vram 16GiB
+        mutex m
+        role gpu_worker x1 jobs 2
+          lock m
+          alloc b 1GiB
+          kernel stage uses b
+          free b
+          unlock m
+        """);
+    Path cpu = tmp.resolve("cpu.design");
+    Files.writeString(cpu, """
+        design as-cpu
+        vram 16GiB
+        role gpu_worker x1 jobs 2
+          cpu stage for 10ms
+        """);
+    CliTest.Run r = run("compare", kernel.toString(), cpu.toString(), "--workers", "1", "--runs", "1", "--copy",
+        "stage=1GiB/s", "--json");
+    assertThat(r.status()).as(r.describe()).isZero();
+    CliTest.Run none = run("compare", cpu.toString(), "--workers", "1", "--copy", "stage=1GiB/s");
+    assertThat(none.status()).isEqualTo(2);
+    assertThat(none.err()).isEqualTo("interlock: --copy stage: no design has a kernel step of that name\n");
+  }
+
+  @Test
   @SuppressWarnings("unchecked")
   void theHtmlPlotHasEachDesignsCellsAndTheFastestSafeMarked() throws Exception {
     Path html = tmp.resolve("compare.html");

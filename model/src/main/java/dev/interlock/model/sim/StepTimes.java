@@ -1,13 +1,16 @@
 package dev.interlock.model.sim;
 
 import dev.interlock.model.design.Design;
+import dev.interlock.model.step.Alloc;
 import dev.interlock.model.step.Interval;
+import dev.interlock.model.step.Kernel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The time of each interval ({@code cpu} and {@code kernel} steps, by name): the design's {@code for} clauses, then
@@ -36,8 +39,7 @@ public final class StepTimes {
   public static StepTimes of(Design design, Map<String, Timing> given) {
     Map<String, Timing> out = new LinkedHashMap<>();
     List<String> untimed = new ArrayList<>();
-    List<Interval> intervals = design.steps().stream().filter(Interval.class::isInstance).map(Interval.class::cast)
-        .toList();
+    List<Interval> intervals = intervals(design);
     for (Interval i : intervals) {
       if (given.containsKey(i.name())) {
         out.put(i.name(), given.get(i.name()));
@@ -85,9 +87,28 @@ public final class StepTimes {
 
   /** The names in {@code measured} that {@code design} has no interval of, by name and kind. */
   public static List<String> unmatched(Design design, List<DurationsFile.Measured> measured) {
-    List<Interval> intervals = design.steps().stream().filter(Interval.class::isInstance).map(Interval.class::cast).toList();
+    List<Interval> intervals = intervals(design);
     return measured.stream().filter(m -> intervals.stream().noneMatch(i -> i.name().equals(m.name())
         && DurationsFile.Kind.of(i) == m.kind())).map(DurationsFile.Measured::name).toList();
+  }
+
+  /** The design's intervals (cpu and kernel steps), in the order of its steps. */
+  private static List<Interval> intervals(Design design) {
+    return design.steps().stream().filter(Interval.class::isInstance).map(Interval.class::cast).toList();
+  }
+
+  /** Whether {@code design} has an interval (cpu or kernel step) named {@code name}. */
+  public static boolean hasInterval(Design design, String name) {
+    return intervals(design).stream().anyMatch(i -> i.name().equals(name));
+  }
+
+  /** Whether {@code design} has a kernel step named {@code name} (what {@link #withCopy} can make a copy). */
+  public static boolean hasKernel(Design design, String name) {
+    return kernels(design, name).findAny().isPresent();
+  }
+
+  private static Stream<Kernel> kernels(Design design, String name) {
+    return design.steps().stream().filter(s -> s instanceof Kernel k && k.name().equals(name)).map(Kernel.class::cast);
   }
 
   /** Whether the design has an interval (cpu or kernel step) named {@code name}, timed or not. */
@@ -149,16 +170,14 @@ public final class StepTimes {
     if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond)) {
       throw new IllegalArgumentException("a copy's bandwidth is a positive number of bytes per second, got " + bytesPerSecond);
     }
-    List<dev.interlock.model.step.Kernel> kernels = design.steps().stream()
-        .filter(s -> s instanceof dev.interlock.model.step.Kernel k && k.name().equals(name))
-        .map(dev.interlock.model.step.Kernel.class::cast).toList();
+    List<Kernel> kernels = kernels(design, name).toList();
     if (kernels.isEmpty()) {
       throw new IllegalArgumentException("no kernel step named '" + name + "' to copy with in design " + design.name());
     }
     long bytes = 0;
     for (String buffer : kernels.get(0).uses()) {
-      bytes += design.steps().stream().filter(s -> s instanceof dev.interlock.model.step.Alloc a && a.buffer().equals(buffer))
-          .mapToLong(s -> ((dev.interlock.model.step.Alloc) s).bytes()).max().orElse(0);
+      bytes += design.steps().stream().filter(s -> s instanceof Alloc a && a.buffer().equals(buffer))
+          .mapToLong(s -> ((Alloc) s).bytes()).max().orElse(0);
     }
     if (bytes == 0) {
       throw new IllegalArgumentException("kernel '" + name + "' uses no allocated buffer: a copy of nothing");
