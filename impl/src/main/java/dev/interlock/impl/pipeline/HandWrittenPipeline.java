@@ -9,11 +9,15 @@ import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
 import java.util.List;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What the hand-written pipelines but single-lock share: their steps as design text, sizes, the per-run lookup of
- * their locks, a kernel step, the compute on a staged buffer, and the empty work.
+ * their locks, a region held under a mutex, the staged allocation, a kernel step, the compute on a staged buffer, and
+ * the empty work. Two-lock and reservation also share a staged buffer freed under compute
+ * ({@link StagedFreedUnderCompute}).
  */
 abstract class HandWrittenPipeline<L> implements Pipeline {
   static final String COMPUTE_MTX = "compute_mtx";
@@ -64,6 +68,34 @@ abstract class HandWrittenPipeline<L> implements Pipeline {
       perRun = p;
     }
     return p.locks();
+  }
+
+  /**
+   * {@code lockStep}, {@code body}, {@code unlockStep}: {@code body} run holding {@code mutex}, which is unlocked on
+   * any way out once locked.
+   */
+  static void holding(Probe probe, String lockStep, Lock mutex, String unlockStep, Runnable body) {
+    probe.step(lockStep, mutex::lock);
+    try {
+      body.run();
+    } finally {
+      probe.step(unlockStep, mutex::unlock);
+    }
+  }
+
+  /** {@link #holding(Probe, String, Lock, String, Runnable)} for a {@code body} that returns a value. */
+  static <T> T holding(Probe probe, String lockStep, Lock mutex, String unlockStep, Supplier<T> body) {
+    probe.step(lockStep, mutex::lock);
+    try {
+      return body.get();
+    } finally {
+      probe.step(unlockStep, mutex::unlock);
+    }
+  }
+
+  /** {@code alloc staged SIZE}: the job's staged buffer. */
+  final DeviceBuffer allocateStaged(Worker w) {
+    return w.probe().step(allocStaged, () -> w.device().allocate(w.name(), "staged", stagedBytes, false));
   }
 
   /**

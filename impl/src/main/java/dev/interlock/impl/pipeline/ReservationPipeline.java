@@ -1,10 +1,7 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.api.Device;
-import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.Probe;
-import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Semaphore;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
@@ -28,15 +25,7 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   private final String releaseUnits;
 
   /** The run's compute_mtx and vram_units. */
-  static final class Shared {
-    final Lock computeMtx;
-    final Semaphore vramUnits;
-
-    Shared(Resources resources) {
-      this.computeMtx = resources.mutex(COMPUTE_MTX);
-      this.vramUnits = resources.semaphore(VRAM_UNITS);
-    }
-  }
+  record Shared(Lock computeMtx, Semaphore vramUnits) {}
 
   /** With the design file's sizes: 12GiB staged, 2GiB scratch, 14 units. */
   public ReservationPipeline() {
@@ -44,7 +33,7 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   }
 
   public ReservationPipeline(long stagedBytes, long scratchBytes, int units) {
-    super(stagedBytes, scratchBytes, Shared::new);
+    super(stagedBytes, scratchBytes, r -> new Shared(r.mutex(COMPUTE_MTX), r.semaphore(VRAM_UNITS)));
     this.units = (int) HandWrittenPipelines.positive("units", units);
     this.acquireUnits = "acquire " + VRAM_UNITS + " " + this.units;
     this.releaseUnits = "release " + VRAM_UNITS + " " + this.units;
@@ -53,31 +42,20 @@ public final class ReservationPipeline extends HandWrittenPipeline<ReservationPi
   @Override
   public Object runJob(Worker w, Job job) {
     Probe probe = w.probe();
-    Device device = w.device();
-    Shared s = locks(w);
-    Lock computeMtx = s.computeMtx;
-    Semaphore vramUnits = s.vramUnits;
+    Shared shared = locks(w);
+    Semaphore vramUnits = shared.vramUnits();
 
     probe.interval(SYNTHESIZE, this::synthesize);
     probe.step(acquireUnits, () -> vramUnits.acquire(units));
     try {
-      DeviceBuffer staged = probe.step(allocStaged, () -> device.allocate(w.name(), "staged", stagedBytes, false));
-      // staged is freed under compute_mtx, and by the finally below on any way out before that
-      boolean stagedFreed = false;
+      // alloc staged, the h2d upload outside compute_mtx, the compute under it; staged is freed there, and after it
+      // on any way out before that
+      StagedFreedUnderCompute staged = new StagedFreedUnderCompute(this, w, allocateStaged(w));
       try {
-        kernel(w, H2D, "h2d", List.of(staged), this::upload);
-        probe.step(LOCK_COMPUTE, computeMtx::lock);
-        try {
-          computeOn(w, staged);
-          stagedFreed = true;
-          probe.step(FREE_STAGED, () -> device.free(staged));
-        } finally {
-          probe.step(UNLOCK_COMPUTE, computeMtx::unlock);
-        }
+        kernel(w, H2D, "h2d", List.of(staged.buffer()), this::upload);
+        holding(probe, LOCK_COMPUTE, shared.computeMtx(), UNLOCK_COMPUTE, staged::computeThenFree);
       } finally {
-        if (!stagedFreed) {
-          probe.step(FREE_STAGED, () -> device.free(staged));
-        }
+        staged.freeOnWayOut();
       }
     } finally {
       probe.step(releaseUnits, () -> vramUnits.release(units));

@@ -1,10 +1,8 @@
 package dev.interlock.impl.pipeline;
 
-import dev.interlock.impl.api.Device;
 import dev.interlock.impl.api.DeviceBuffer;
 import dev.interlock.impl.api.Job;
 import dev.interlock.impl.api.Probe;
-import dev.interlock.impl.api.Resources;
 import dev.interlock.impl.api.Worker;
 import dev.interlock.model.design.Sizes;
 import java.util.concurrent.locks.Lock;
@@ -21,15 +19,7 @@ public final class TwoLockPipeline extends HandWrittenPipeline<TwoLockPipeline.L
   private static final String UNLOCK_MEM = unlock(MEM_MTX);
 
   /** The run's mem_mtx and compute_mtx. */
-  static final class Locks {
-    final Lock memMtx;
-    final Lock computeMtx;
-
-    Locks(Resources resources) {
-      this.memMtx = resources.mutex(MEM_MTX);
-      this.computeMtx = resources.mutex(COMPUTE_MTX);
-    }
-  }
+  record Locks(Lock memMtx, Lock computeMtx) {}
 
   /** With the design file's sizes: 12GiB staged, 2GiB scratch. */
   public TwoLockPipeline() {
@@ -37,43 +27,25 @@ public final class TwoLockPipeline extends HandWrittenPipeline<TwoLockPipeline.L
   }
 
   public TwoLockPipeline(long stagedBytes, long scratchBytes) {
-    super(stagedBytes, scratchBytes, Locks::new);
+    super(stagedBytes, scratchBytes, r -> new Locks(r.mutex(MEM_MTX), r.mutex(COMPUTE_MTX)));
   }
 
   @Override
   public Object runJob(Worker w, Job job) {
     Probe probe = w.probe();
-    Device device = w.device();
     Locks l = locks(w);
-    Lock memMtx = l.memMtx;
-    Lock computeMtx = l.computeMtx;
 
     probe.interval(SYNTHESIZE, this::synthesize);
 
     // staging under mem_mtx
-    DeviceBuffer staged;
-    probe.step(LOCK_MEM, memMtx::lock);
-    try {
-      staged = probe.step(allocStaged, () -> device.allocate(w.name(), "staged", stagedBytes, false));
-    } finally {
-      probe.step(UNLOCK_MEM, memMtx::unlock);
-    }
+    DeviceBuffer buffer = holding(probe, LOCK_MEM, l.memMtx(), UNLOCK_MEM, () -> allocateStaged(w));
 
-    // compute under compute_mtx; staged is freed there, and by the outer finally on any way out before that
-    boolean stagedFreed = false;
+    // compute under compute_mtx; staged is freed there, and after it on any way out before that
+    StagedFreedUnderCompute staged = new StagedFreedUnderCompute(this, w, buffer);
     try {
-      probe.step(LOCK_COMPUTE, computeMtx::lock);
-      try {
-        computeOn(w, staged);
-        stagedFreed = true;
-        probe.step(FREE_STAGED, () -> device.free(staged));
-      } finally {
-        probe.step(UNLOCK_COMPUTE, computeMtx::unlock);
-      }
+      holding(probe, LOCK_COMPUTE, l.computeMtx(), UNLOCK_COMPUTE, staged::computeThenFree);
     } finally {
-      if (!stagedFreed) {
-        probe.step(FREE_STAGED, () -> device.free(staged));
-      }
+      staged.freeOnWayOut();
     }
 
     probe.interval(B_G2_MSM, this::bG2Msm);
