@@ -31,18 +31,16 @@ public final class SingleLockLateReleasePipeline extends HandWrittenPipeline<Loc
     Lock computeMtx = locks(w);
 
     probe.interval(SYNTHESIZE, this::synthesize);
-    probe.step(LOCK_COMPUTE, computeMtx::lock);
-    try {
-      DeviceBuffer staged = probe.step(allocStaged, () -> device.allocate(w.name(), "staged", stagedBytes, false));
+    // stage, compute and free under compute_mtx, held through b_g2_msm
+    holding(probe, LOCK_COMPUTE, computeMtx, UNLOCK_COMPUTE, () -> {
+      DeviceBuffer staged = allocateStaged(w);
       try {
         computeOn(w, staged);
       } finally {
         probe.step(FREE_STAGED, () -> device.free(staged));
       }
       probe.interval(B_G2_MSM, this::bG2Msm);
-    } finally {
-      probe.step(UNLOCK_COMPUTE, computeMtx::unlock);
-    }
+    });
     probe.interval(EPILOGUE, this::epilogue);
     return null;
   }
