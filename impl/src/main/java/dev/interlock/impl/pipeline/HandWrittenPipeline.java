@@ -75,12 +75,10 @@ abstract class HandWrittenPipeline<L> implements Pipeline {
    * any way out once locked.
    */
   static void holding(Probe probe, String lockStep, Lock mutex, String unlockStep, Runnable body) {
-    probe.step(lockStep, mutex::lock);
-    try {
+    holding(probe, lockStep, mutex, unlockStep, () -> {
       body.run();
-    } finally {
-      probe.step(unlockStep, mutex::unlock);
-    }
+      return null;
+    });
   }
 
   /** {@link #holding(Probe, String, Lock, String, Runnable)} for a {@code body} that returns a value. */
