@@ -219,7 +219,7 @@ final class ProveCommand implements Callable<Integer> {
         long partition = PartitionSizes.of(circuit).totalBytes();
         out.printf(Locale.ROOT, "gpu       %s, budget %s (one partition needs %s: %s), kernel scratch outside it: %s%n", gpu.name(),
             Sizes.format(budget), mib(partition), partition <= budget ? "fits" : "does NOT fit", scratch);
-        return gpu;
+        return gpu.provingKernels();
       default:
         throw new CliError("--device must be simulated or gpu, got '" + device + "'");
     }

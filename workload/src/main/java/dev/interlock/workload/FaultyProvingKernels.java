@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * over their device, so an NTT, ntt_h, MSM or G2 MSM gets the kernel, stall and poison faults a design kernel gets, and a copy
  * to or from a poisoned device fails.
  *
- * <p>Why a wrapper of the kernels, not only of the device: the proving kernels launch on their own device (CudaDevice
- * is both), with that device's buffers; this translates the engine's handles and, after a poison, opens new kernels
+ * <p>Why a wrapper of the kernels, not only of the device: the proving kernels launch on their own device (a
+ * CudaDevice's CudaProvingKernels are opened with it), with that device's buffers; this translates the engine's handles and, after a poison, opens new kernels
  * (for CUDA: a new context) together with their device.
  */
 public final class FaultyProvingKernels implements ProvingKernels {

@@ -37,16 +37,6 @@ import dev.interlock.impl.device.BufferTable;
 import dev.interlock.impl.device.DeviceCallLog;
 import dev.interlock.impl.device.OutOfDeviceMemoryException;
 import dev.interlock.model.design.Sizes;
-import dev.interlock.prover.G1FixedBase;
-import dev.interlock.prover.curve.G1;
-import dev.interlock.prover.curve.G1Bases;
-import dev.interlock.prover.curve.G1Limbs;
-import dev.interlock.prover.curve.G2;
-import dev.interlock.prover.curve.G2Bases;
-import dev.interlock.prover.curve.G2Limbs;
-import dev.interlock.prover.field.Fr;
-import dev.interlock.workload.MsmRun;
-import dev.interlock.workload.NttKind;
 import dev.interlock.workload.ProvingKernels;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -55,10 +45,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -72,8 +59,9 @@ import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 
 /**
- * A {@link Device} on a real CUDA GPU, with the {@link ProvingKernels} as CUDA kernels on it: every allocation is the driver's, so an out-of-memory is the
- * driver's CUDA_ERROR_OUT_OF_MEMORY, device-global as it is for the prover.
+ * A {@link Device} on a real CUDA GPU: every allocation is the driver's, so an out-of-memory is the
+ * driver's CUDA_ERROR_OUT_OF_MEMORY, device-global as it is for the prover. Its {@link ProvingKernels}, the CUDA
+ * kernels on its buffers, are {@link #provingKernels()} ({@link CudaProvingKernels}), opened with it.
  *
  * <p>A budget (e.g. 16 GiB on a 141 GiB H200) is made real by allocating a ballast of 1 GiB blocks
  * (and one smaller block) at start until the free memory is the budget plus at most 64 MiB of
@@ -94,7 +82,7 @@ import jcuda.driver.CUstream_flags;
  * ballast and kernel scratch at open and their frees at close included, so that a capture of the process can be
  * compared with it call for call.
  */
-public final class CudaDevice implements Device, ProvingKernels {
+public final class CudaDevice implements Device {
   /** The most free memory beyond the budget that the ballast leaves: also the tolerance of {@link #driverFree()}. */
   public static final long FREE_TOLERANCE = 64L << 20;
   private static final long SLACK = FREE_TOLERANCE;
@@ -106,11 +94,8 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final long capacity;
   private final List<CUdeviceptr> ballast = new ArrayList<>();
   private final CUfunction touch = new CUfunction();
-  private final Kernels kernels;
-  private final KernelScratch scratch;
-  private final CUdeviceptr twiddles;
-  private final Deque<CUdeviceptr> freeArenas = new ArrayDeque<>();
-  private final List<CUdeviceptr> arenas = new ArrayList<>();
+  /** The proving kernels on this device, with the scratch they reserved at open. */
+  private final CudaProvingKernels provingKernels;
   private final ThreadLanes<Lane> lanes = new ThreadLanes<>(Lane::create);
   /** A stream a test put in place of the calling thread's own ({@link #onStream}). */
   private final ThreadLocal<CUstream> streamInstead = new ThreadLocal<>();
@@ -118,10 +103,6 @@ public final class CudaDevice implements Device, ProvingKernels {
   private final BufferTable<Block> buffers = new BufferTable<>();
   /** Per stream, an event recorded after its latest async free: what {@link #trim()} waits for. */
   private final Map<CUstream, CUevent> lastFree = new HashMap<>();
-  private final Map<BasesAt, Written> basesWritten = new HashMap<>();
-  /** Per place (buffer id, byte), the MSM table built there (see {@link #msmTable}); dropped when its bases are written or freed. */
-  private final Map<BasesAt, TableOf> tablesBuilt = new HashMap<>();
-  private final LongAdder kernelNanos = new LongAdder();
   /** Timing events handed back after use, so that a launch records two events without creating them. */
   private final Deque<CUevent> timingEvents = new ArrayDeque<>();
   /** The kernel timings so far, at most {@link #MAX_TIMINGS}; guarded by itself. */
@@ -171,7 +152,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** A live buffer and what the device keeps for it. */
-  private record Allocation(DeviceBuffer buffer, Block block) {
+  record Allocation(DeviceBuffer buffer, Block block) {
     CUdeviceptr ptr() {
       return block.ptr;
     }
@@ -249,22 +230,6 @@ public final class CudaDevice implements Device, ProvingKernels {
    */
   record ClockAnchor(CUevent event, long hostNanos, long errorNanos) {}
 
-  /** Where writeBases or writeG2Bases put bases: the key of what they wrote. */
-  private record BasesAt(long bufferId, long byteOffset) {}
-
-  /** How many bases of which group were written somewhere: the MSM's group and point count. */
-  private record Written(MsmGroup group, int count) {
-    Written {
-      java.util.Objects.requireNonNull(group, "group");
-      if (count < 0) {
-        throw new IllegalArgumentException("a negative count of bases: " + count);
-      }
-    }
-  }
-
-  /** An MSM table: the copies of the bases at {@code bases}, laid out as {@code plan} reads them (null: no bases). */
-  private record TableOf(BasesAt bases, MsmPlan plan) {}
-
 
   /** Why no CUDA device can be used here, or empty when one can. */
   public static Optional<String> unavailable() {
@@ -311,19 +276,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       check(cuStreamCreate(anchorStream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
       anchor = newAnchor();
       loadKernels();
-      this.kernels = Kernels.load(dev, log);
-      this.scratch = scratch;
-      CUstream s = bind();
-      this.twiddles = scratch.maxLogN() > 0 ? alloc(made, scratch.twiddleBytes()) : null;
-      if (twiddles != null) {
-        kernels.twiddles(twiddles, scratch.maxLogN(), s);
-        check(streamSynchronize(s), "cuStreamSynchronize");
-      }
-      for (int i = 0; i < scratch.arenas(); i++) {
-        CUdeviceptr a = alloc(made, scratch.arenaBytes());
-        arenas.add(a);
-        freeArenas.add(a);
-      }
+      this.provingKernels = new CudaProvingKernels(this, dev, log, scratch, bytes -> alloc(made, bytes));
       long free = free();
       if (free < budget) {
         throw new IllegalStateException("device has " + Sizes.format(free) + " free, less than the budget " + Sizes.format(budget)
@@ -358,7 +311,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   // ------------------------------------------------------------------- the logged driver calls
 
   /** cuMemAlloc, logged. */
-  private int memAlloc(CUdeviceptr p, long bytes) {
+  int memAlloc(CUdeviceptr p, long bytes) {
     int rc = cuMemAlloc(p, bytes);
     log.alloc("cuMemAlloc", rc == CUresult.CUDA_SUCCESS ? Handles.address(p) : 0, bytes, false, 0, rc);
     return rc;
@@ -372,7 +325,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** cuMemFree, logged. */
-  private int memFree(CUdeviceptr p) {
+  int memFree(CUdeviceptr p) {
     long at = Handles.address(p);
     int rc = cuMemFree(p);
     log.free("cuMemFree", at, false, 0, rc);
@@ -388,7 +341,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** cuStreamSynchronize of s, logged. */
-  private int streamSynchronize(CUstream s) {
+  int streamSynchronize(CUstream s) {
     int rc = cuStreamSynchronize(s);
     log.plain(DeviceCall.Kind.SYNC_STREAM, "cuStreamSynchronize", Handles.address(s), rc);
     return rc;
@@ -463,6 +416,14 @@ public final class CudaDevice implements Device, ProvingKernels {
     return slack;
   }
 
+  /**
+   * The proving kernels on this device's buffers, opened with it: their scratch is the one
+   * {@link #open(long, KernelScratch)} was given.
+   */
+  public CudaProvingKernels provingKernels() {
+    return provingKernels;
+  }
+
   /** Makes the shared context current on the calling thread and returns its stream. */
   private CUstream bind() {
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
@@ -525,9 +486,7 @@ public final class CudaDevice implements Device, ProvingKernels {
     CUstream s = bind();
     synchronized (this) {
       Block b = buffers.remove(buffer);
-      basesWritten.keySet().removeIf(k -> k.bufferId() == buffer.id());
-      tablesBuilt.keySet().removeIf(k -> k.bufferId() == buffer.id());
-      tablesBuilt.values().removeIf(t -> t.bases().bufferId() == buffer.id());
+      provingKernels.forget(buffer.id());
       try {
         if (buffer.async()) {
           b.orderFreeOn(s);
@@ -690,11 +649,6 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   @Override
-  public Device device() {
-    return this;
-  }
-
-  @Override
   public void reset() {
     for (DeviceBuffer b : liveBuffers(null)) {
       free(b);
@@ -714,12 +668,7 @@ public final class CudaDevice implements Device, ProvingKernels {
       memFree(p);
     }
     ballast.clear();
-    for (CUdeviceptr p : arenas) {
-      memFree(p);
-    }
-    if (twiddles != null) {
-      memFree(twiddles);
-    }
+    provingKernels.freeScratch();
     lanes.close(l -> {
       if (l.staging != null) {
         l.staging.free();
@@ -739,13 +688,13 @@ public final class CudaDevice implements Device, ProvingKernels {
     cuDevicePrimaryCtxRelease(dev);
   }
 
-  // ------------------------------------------------------------------------------------------- copies, NTT, MSM
+  // ---------------------------------------------------------- what the proving kernels reach (CudaProvingKernels)
 
   /**
    * Validates the buffers a kernel uses, orders work on s after their allocations, and counts the kernel as running
    * (see {@link #synchronize()}).
    */
-  private synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses, CUstream s) {
+  synchronized List<Allocation> startKernel(String owner, String name, List<DeviceBuffer> uses, CUstream s) {
     List<Allocation> targets = new ArrayList<>();
     for (DeviceBuffer b : uses) {
       targets.add(liveAllocation(b, owner + " kernel " + name + " uses", s));
@@ -755,7 +704,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** Records that work just enqueued on s used these buffers, those still live (for frees on other streams). */
-  private synchronized void usedOn(List<Allocation> targets, CUstream s) {
+  synchronized void usedOn(List<Allocation> targets, CUstream s) {
     for (Allocation a : targets) {
       if (buffers.isLive(a.buffer())) {
         a.block().usedOn(s);
@@ -763,319 +712,25 @@ public final class CudaDevice implements Device, ProvingKernels {
     }
   }
 
-  private synchronized void endKernel() {
+  synchronized void endKernel() {
     runningKernels--;
     notifyAll();
   }
 
   /** A live buffer for use on stream s, which from now on starts after the buffer's allocation. */
-  private synchronized Allocation liveAllocation(DeviceBuffer b, String what, CUstream s) {
+  synchronized Allocation liveAllocation(DeviceBuffer b, String what, CUstream s) {
     Block block = buffers.require(b, what);
     block.orderUseOn(s);
     return new Allocation(b, block);
   }
 
-  private static void requireFits(DeviceBuffer b, long byteAt, long bytes, String what) {
-    if (byteAt < 0 || bytes < 0 || byteAt + bytes > b.bytes()) {
-      throw new IllegalArgumentException(what + " needs bytes " + byteAt + " to " + (byteAt + bytes) + " of buffer "
-          + b.name() + ", which has " + b.bytes());
-    }
-  }
-
   /** The calling thread's pinned host buffers (see {@link Staging}), so its copies run on its own stream. */
-  private Staging staging() {
+  Staging staging() {
     Lane l = lanes.lane();
     if (l.staging == null) {
       l.staging = Staging.allocate(hostCopies, log);
     }
     return l.staging;
-  }
-
-  /** Copies src[from, from + count) to dst through the thread's pinned buffers, on its stream. */
-  void upload(CUdeviceptr dst, long[] src, int from, int count) {
-    CUstream s = bind();
-    staging().upload(dst, count, (into, at, n) -> into.put(src, from + (int) at, n), s);
-  }
-
-  /** Copies count longs from src into dst[0, count), through the thread's pinned buffers, on its stream. */
-  void download(long[] dst, CUdeviceptr src, int count) {
-    CUstream s = bind();
-    staging().download(dst, src, count, s);
-  }
-
-  @Override
-  public void writeScalars(DeviceBuffer dst, int at, long[] src) {
-    Allocation a = liveAllocation(dst, "write to", bind());
-    requireFits(dst, at * SCALAR_BYTES, (long) src.length / Fr.LIMBS * SCALAR_BYTES, "writing " + src.length / Fr.LIMBS + " scalars");
-    upload(a.ptr().withByteOffset(at * SCALAR_BYTES), src, 0, src.length);
-  }
-
-  @Override
-  public long[] readScalars(DeviceBuffer src, int at, int count) {
-    Allocation a = liveAllocation(src, "read from", bind());
-    requireFits(src, at * SCALAR_BYTES, count * SCALAR_BYTES, "reading " + count + " scalars");
-    long[] out = new long[count * Fr.LIMBS];
-    download(out, a.ptr().withByteOffset(at * SCALAR_BYTES), out.length);
-    return out;
-  }
-
-  @Override
-  public void writeBases(DeviceBuffer dst, long at, G1Bases bases) {
-    writePoints(dst, at, MsmGroup.G1, bases.size(),
-        (into, from, n) -> G1Limbs.affine(bases, (int) (from / G1Limbs.AFFINE_LONGS), n / G1Limbs.AFFINE_LONGS, into));
-  }
-
-  @Override
-  public void writeG2Bases(DeviceBuffer dst, long at, G2Bases bases) {
-    writePoints(dst, at, MsmGroup.G2, bases.size(),
-        (into, from, n) -> G2Limbs.affine(bases, (int) (from / G2Limbs.AFFINE_LONGS), n / G2Limbs.AFFINE_LONGS, into));
-  }
-
-  /**
-   * Writes {@code count} affine points of {@code group} at byte {@code at} of dst, filled by {@code fill} straight into
-   * the pinned halves (whole points: a half, and every part of it, holds a multiple of 24 longs, a G2 point and two G1
-   * points), and records them for that group's MSMs, forgetting any table built on dst.
-   */
-  private void writePoints(DeviceBuffer dst, long at, MsmGroup group, int count, Staging.Filler fill) {
-    CUstream s = bind();
-    Allocation a = liveAllocation(dst, "write to", s);
-    long bytes = (long) count * group.affineBytes();
-    requireFits(dst, at, bytes, "writing " + count + " " + group + " bases");
-    staging().upload(a.ptr().withByteOffset(at), bytes / Long.BYTES, fill, s);
-    synchronized (this) {
-      basesWritten.put(new BasesAt(dst.id(), at), new Written(group, count));
-      // a table is gone when these bytes cover its bases or any of it; tables elsewhere in dst stay
-      tablesBuilt.entrySet().removeIf(e -> {
-        BasesAt of = e.getValue().bases();
-        MsmPlan plan = e.getValue().plan();
-        boolean overBases = of.bufferId() == dst.id() && (of.byteOffset() == at
-            || overlaps(of.byteOffset(), plan == null ? 0 : (long) plan.n() * MsmGroup.G1.affineBytes(), at, bytes));
-        boolean overTable = e.getKey().bufferId() == dst.id()
-            && overlaps(e.getKey().byteOffset(), plan == null ? 0 : plan.tableBytes(), at, bytes);
-        return overBases || overTable;
-      });
-    }
-  }
-
-  /** Whether the byte ranges [a, a + aBytes) and [b, b + bBytes) share a byte. */
-  private static boolean overlaps(long a, long aBytes, long b, long bBytes) {
-    return a < b + bBytes && b < a + aBytes;
-  }
-
-  @Override
-  public MsmRun<G2> g2Msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    int count = basesCount(bases, basesAt, MsmGroup.G2);
-    G2[] result = {G2.identity()};
-    StreamRun run = groupMsm("g2_msm", owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.g2(count), null, 0,
-        sums -> result[0] = Kernels.g2MsmResult(MsmPlan.g2(count), sums), G2Limbs.JACOBIAN_LONGS);
-    return MsmRun.of(run, () -> result[0]);
-  }
-
-  @Override
-  public KernelRun ntt(String owner, DeviceBuffer data, int at, int logN, NttKind kind) {
-    return transform(owner, "ntt", List.of(data), logN, (a, s) -> {
-      requireFits(data, at * SCALAR_BYTES, (1L << logN) * SCALAR_BYTES, "an NTT of 2^" + logN);
-      return () -> kernels.ntt(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, kind, twiddles, scratch.maxLogN(), s);
-    });
-  }
-
-  @Override
-  public KernelRun quotient(String owner, DeviceBuffer abc, int at, int logN, DeviceBuffer h) {
-    return transform(owner, "quotient", List.of(abc, h), logN, (a, s) -> {
-      requireFits(abc, at * SCALAR_BYTES, 3 * (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
-      requireFits(h, 0, (1L << logN) * SCALAR_BYTES, "a quotient of 2^" + logN);
-      return () -> kernels.quotient(a.get(0).ptr().withByteOffset(at * SCALAR_BYTES), logN, a.get(1).ptr(), twiddles,
-          scratch.maxLogN(), s);
-    });
-  }
-
-  /** What a transform enqueues, once its buffers are checked: checks run first, then the returned enqueueing. */
-  private interface Enqueue {
-    Runnable prepare(List<Allocation> buffers, CUstream s);
-  }
-
-  /** Runs an NTT-based kernel sequence on the caller's stream, timed by device events, as a StreamRun. */
-  private KernelRun transform(String owner, String name, List<DeviceBuffer> uses, int logN, Enqueue work) {
-    if (logN > scratch.maxLogN()) {
-      throw new IllegalStateException("this device was opened for NTTs up to 2^" + scratch.maxLogN() + " (" + scratch
-          + "), asked for 2^" + logN);
-    }
-    CUstream s = bind();
-    List<Allocation> a = startKernel(owner, name, uses, s);
-    return enqueued(name, s, a, () -> work.prepare(a, s), () -> {}, () -> {});
-  }
-
-  /**
-   * Enqueues on s (checks first, then the work {@code prepare} returns) between two device events, records that it used
-   * the buffers {@code used}, and returns the StreamRun; if anything fails on the way, the events are destroyed,
-   * {@code release} runs and the kernel stops counting as running, so that synchronize() never waits for work that was
-   * never launched.
-   */
-  private StreamRun enqueued(String name, CUstream s, List<Allocation> used, Supplier<Runnable> prepare, Runnable atEnd,
-      Runnable release) {
-    CUevent started = null;
-    try {
-      Runnable enqueue = prepare.get();
-      started = mark(s);
-      enqueue.run();
-      usedOn(used, s);
-      return new StreamRun(name, s, started, atEnd, release);
-    } catch (RuntimeException e) {
-      if (started != null) {
-        giveBack(started);
-      }
-      try {
-        release.run();
-      } finally {
-        endKernel();
-      }
-      throw e;
-    }
-  }
-
-  @Override
-  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt) {
-    int count = basesCount(bases, basesAt, MsmGroup.G1);
-    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : MsmPlan.of(count), null, 0);
-  }
-
-  /**
-   * The MSM of the bases at {@code basesAt} with the table {@link #msmTable} built for them in {@code table}: each
-   * window's digits index a precomputed copy of the bases, so all windows share a bucket set, and a wider window pays.
-   */
-  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table) {
-    return msm(owner, bases, basesAt, scalars, scalarsAt, table, 0);
-  }
-
-  /** As {@link #msm(String, DeviceBuffer, long, DeviceBuffer, int, DeviceBuffer)} with the table at byte {@code tableAt}. */
-  @Override
-  public MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, DeviceBuffer table,
-      long tableAt) {
-    int count = basesCount(bases, basesAt, MsmGroup.G1);
-    TableOf t;
-    synchronized (this) {
-      t = tablesBuilt.get(new BasesAt(table.id(), tableAt));
-    }
-    if (t == null || !t.bases().equals(new BasesAt(bases.id(), basesAt)) || (t.plan() == null ? count != 0 : t.plan().n() != count)) {
-      throw new IllegalStateException("buffer " + table.name() + " holds no MSM table at byte " + tableAt + " of the " + count
-          + " bases of " + bases.name() + " at byte " + basesAt);
-    }
-    return msm(owner, bases, basesAt, scalars, scalarsAt, count == 0 ? null : t.plan(), table, tableAt);
-  }
-
-  /** How many bases of {@code group} {@link #writeBases} or {@link #writeG2Bases} wrote at basesAt of bases. */
-  private int basesCount(DeviceBuffer bases, long basesAt, MsmGroup group) {
-    Written w;
-    synchronized (this) {
-      w = basesWritten.get(new BasesAt(bases.id(), basesAt));
-    }
-    if (w == null || w.group() != group) {
-      throw new IllegalStateException("buffer " + bases.name() + " holds no " + group + " bases at byte " + basesAt
-          + (w == null ? "" : " (it holds " + w.group() + " bases there)"));
-    }
-    if (w.count() > scratch.maxMsmPoints()) {
-      throw new IllegalStateException("this device was opened for MSMs up to " + scratch.maxMsmPoints() + " points ("
-          + scratch + "), asked for " + w.count());
-    }
-    return w.count();
-  }
-
-  /** The G1 MSM by {@code plan} (null: no points), reading the table buffer when there is one. */
-  private MsmRun<G1> msm(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt, MsmPlan plan,
-      DeviceBuffer table, long tableAt) {
-    G1[] result = {G1.identity()};
-    StreamRun run = groupMsm("msm", owner, bases, basesAt, scalars, scalarsAt, plan, table, tableAt,
-        sums -> result[0] = Kernels.msmResult(plan, sums), G1Limbs.JACOBIAN_LONGS);
-    return MsmRun.of(run, () -> result[0]);
-  }
-
-  /**
-   * The MSM {@code name} (msm or g2_msm, as the log and the timings name it) by {@code plan} (null: no points, nothing
-   * enqueued) in the plan's group, reading the table at byte {@code tableAt} of the table buffer when there
-   * is one; once the stream is synchronized, {@code atEnd} gets the set sums read back ({@code jacobianLongs} a point).
-   */
-  private StreamRun groupMsm(String name, String owner, DeviceBuffer bases, long basesAt, DeviceBuffer scalars, int scalarsAt,
-      MsmPlan plan, DeviceBuffer table, long tableAt, java.util.function.Consumer<long[]> atEnd, int jacobianLongs) {
-    CUstream s = bind();
-    List<Allocation> a = startKernel(owner, name, table == null ? List.of(bases, scalars) : List.of(bases, scalars, table), s);
-    if (plan == null) {
-      return new StreamRun(name, s, null, () -> {}, () -> {});
-    }
-    int count = plan.n();
-    CUdeviceptr arena;
-    try {
-      requireFits(scalars, scalarsAt * SCALAR_BYTES, count * SCALAR_BYTES, "an MSM of " + count + " scalars");
-      if (table != null) {
-        requireFits(table, tableAt, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
-      }
-      if (plan.scratchBytes() > scratch.arenaBytes()) {
-        throw new IllegalStateException("an MSM of " + count + " points needs " + plan.scratchBytes()
-            + " bytes of scratch, the arenas have " + scratch.arenaBytes() + " (" + scratch + ")");
-      }
-      arena = takeArena();
-    } catch (RuntimeException e) {
-      endKernel();
-      throw e;
-    }
-    CUdeviceptr tablePtr = table == null ? new CUdeviceptr() : a.get(2).ptr().withByteOffset(tableAt);
-    return enqueued(name, s, a,
-        () -> () -> kernels.msm(a.get(0).ptr().withByteOffset(basesAt), tablePtr,
-            a.get(1).ptr().withByteOffset(scalarsAt * SCALAR_BYTES), plan, arena, s),
-        () -> {
-          long[] sums = new long[plan.windowSumPoints() * jacobianLongs];
-          download(sums, arena.withByteOffset(plan.windowSumsAt()), sums.length);
-          atEnd.accept(sums);
-        },
-        () -> releaseArena(arena));
-  }
-
-  /** Bytes of the table {@link #msmTable} builds for {@code count} bases with up to {@code copies} copies of each. */
-  public static long msmTableBytes(int count, int copies) {
-    return count == 0 ? 0 : MsmPlan.withTable(count, copies).tableBytes();
-  }
-
-  /** The plan's bytes ({@link #msmTableBytes(int, int)}): fewer copies than asked where fewer serve the same windows. */
-  @Override
-  public long tableBytes(int count, int copies) {
-    return msmTableBytes(count, copies);
-  }
-
-  /**
-   * Builds into {@code table} (a buffer of at least {@link #msmTableBytes} bytes, which the caller owns and frees) the
-   * precomputed shifted copies of the bases at {@code basesAt} that {@link #msm(String, DeviceBuffer, long, DeviceBuffer,
-   * int, DeviceBuffer)} reads: the one-time work of a proving key's fixed bases. Writing new bases there, or freeing
-   * either buffer, forgets the table.
-   */
-  public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, int copies) {
-    return msmTable(owner, bases, basesAt, table, 0, copies);
-  }
-
-  /** As {@link #msmTable(String, DeviceBuffer, long, DeviceBuffer, int)} into byte {@code tableAt} of {@code table}. */
-  @Override
-  public KernelRun msmTable(String owner, DeviceBuffer bases, long basesAt, DeviceBuffer table, long tableAt, int copies) {
-    int count = basesCount(bases, basesAt, MsmGroup.G1);
-    MsmPlan plan = count == 0 ? null : MsmPlan.withTable(count, copies);
-    CUstream s = bind();
-    List<Allocation> a = startKernel(owner, "msm_table", List.of(bases, table), s);
-    StreamRun run = enqueued("msm_table", s, a, () -> {
-      if (plan != null) {
-        requireFits(table, tableAt, plan.tableBytes(), "an MSM table of " + count + " bases, " + plan.copies() + " copies");
-      }
-      return () -> {
-        if (plan != null) {
-          kernels.msmTable(a.get(0).ptr().withByteOffset(basesAt), plan, a.get(1).ptr().withByteOffset(tableAt), s);
-        }
-      };
-    }, () -> {}, () -> {});
-    synchronized (this) {
-      tablesBuilt.put(new BasesAt(table.id(), tableAt), new TableOf(new BasesAt(bases.id(), basesAt), plan));
-    }
-    return run;
-  }
-
-  @Override
-  public G1FixedBase fixedBase() {
-    return this::fixedBaseMul;
   }
 
   /** A new event without timing, for ordering only. */
@@ -1086,7 +741,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** A timing event, from the pool or new, recorded on s now. */
-  private CUevent mark(CUstream s) {
+  CUevent mark(CUstream s) {
     CUevent e;
     synchronized (timingEvents) {
       e = timingEvents.poll();
@@ -1105,7 +760,7 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /** Hands a timing event back to the pool (recording it again later is allowed even while it is pending). */
-  private void giveBack(CUevent e) {
+  void giveBack(CUevent e) {
     synchronized (timingEvents) {
       timingEvents.push(e);
     }
@@ -1155,6 +810,14 @@ public final class CudaDevice implements Device, ProvingKernels {
   }
 
   /**
+   * The timing of a launch sequence {@code name} of the calling thread that starts at the event {@code started}, read
+   * against the clock anchor current now; its caller records its {@code stopped} event ({@link #mark}).
+   */
+  LaunchTiming launchTiming(String name, CUevent started) {
+    return new LaunchTiming(Thread.currentThread().getName(), name, currentAnchor(), started);
+  }
+
+  /**
    * The device's times of the launch sequences awaited so far (NTT, quotient and MSM sequences, and the touch kernels
    * of {@link #launch}), on the host clock: each launch's events are measured (cuEventElapsedTime) from a clock anchor
    * made at open and again every {@link #ANCHOR_NANOS}. Kept up to {@link #MAX_TIMINGS}.
@@ -1175,7 +838,7 @@ public final class CudaDevice implements Device, ProvingKernels {
    * A launch sequence's two timing events on the stream of thread {@code stream}, with the anchor current at its
    * launch; {@link #record} reads them once the stream is synchronized, {@link #discard} hands them back.
    */
-  private final class LaunchTiming {
+  final class LaunchTiming {
     final String stream;
     final String name;
     final ClockAnchor anchor;
@@ -1218,162 +881,17 @@ public final class CudaDevice implements Device, ProvingKernels {
     }
   }
 
-  /**
-   * Device time of the NTT and MSM kernels so far (device events around each launch sequence, summed over all
-   * streams, so kernels of two workers running at once count twice): with a run's wall time, how busy the GPU was.
-   */
-  @Override
-  public OptionalDouble kernelSeconds() {
-    return OptionalDouble.of(kernelNanos.sum() / 1e9);
-  }
-
-  private synchronized CUdeviceptr takeArena() {
-    CUdeviceptr a = freeArenas.poll();
-    if (a == null) {
-      throw new IllegalStateException("all " + arenas.size() + " MSM arenas are in use: open the device with more ("
-          + scratch + ")");
-    }
-    return a;
-  }
-
-  private synchronized void releaseArena(CUdeviceptr a) {
-    freeArenas.push(a);
-  }
-
-  /** Work enqueued on a stream: awaiting synchronizes the stream, then runs {@code atEnd} once. */
-  private final class StreamRun implements KernelRun {
-    private final String name;
-    private final CUstream s;
-    private final LaunchTiming timing;
-    private final Runnable atEnd;
-    private final Runnable release;
-    private boolean done;
-    private RuntimeException failure;
-
-    /**
-     * Work enqueued on s since the event {@code started} (null: nothing was enqueued); {@code atEnd} runs once the
-     * stream is synchronized, {@code release} (freeing what the work held) in any case.
-     */
-    StreamRun(String name, CUstream s, CUevent started, Runnable atEnd, Runnable release) {
-      this.name = name;
-      this.s = s;
-      if (started == null) {
-        this.timing = null;
-      } else {
-        this.timing = new LaunchTiming(Thread.currentThread().getName(), name, currentAnchor(), started);
-        timing.stopped = mark(s); // if this fails, enqueued() hands started back
-      }
-      this.atEnd = atEnd;
-      this.release = release;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    /** Synchronizes once; a failure is thrown again by every later call, never swallowed. */
-    @Override
-    public synchronized void await() {
-      if (done) {
-        if (failure != null) {
-          throw failure;
-        }
-        return;
-      }
-      done = true;
-      try {
-        bind();
-        check(streamSynchronize(s), "cuStreamSynchronize(" + name + ")");
-        if (timing != null) {
-          kernelNanos.add(timing.record());
-        }
-        atEnd.run();
-      } catch (RuntimeException e) {
-        failure = e;
-        throw e;
-      } finally {
-        if (timing != null) {
-          timing.discard();
-        }
-        try {
-          release.run();
-        } finally {
-          endKernel();
-        }
-      }
-    }
-  }
-
-  /**
-   * k_i·G1 generator for each Montgomery scalar of {@code scalars} (a Fr vector), on the GPU: the batch fixed-base
-   * multiplication of setup, from the table CPU setup uses too ({@link G1FixedBase#generatorTable()}). Temporary device
-   * memory comes from the budget.
-   */
-  G1[] fixedBaseMul(long[] scalars) {
-    int n = scalars.length / Fr.LIMBS;
-    G1[] out = new G1[n];
-    if (n == 0) {
-      return out;
-    }
-    long[] table = GeneratorTable.LIMBS;
-    int chunk = Math.min(n, 1 << 20);
-    CUstream s = bind();
-    List<CUdeviceptr> allocated = new ArrayList<>();
-    try {
-      CUdeviceptr t = temporary(allocated, table.length * 8L);
-      CUdeviceptr sc = temporary(allocated, chunk * SCALAR_BYTES);
-      CUdeviceptr pts = temporary(allocated, chunk * G1_AFFINE_BYTES);
-      upload(t, table, 0, table.length);
-      long[] limbs = new long[chunk * G1Limbs.AFFINE_LONGS];
-      for (int from = 0; from < n; from += chunk) {
-        int k = Math.min(chunk, n - from);
-        upload(sc, scalars, from * Fr.LIMBS, k * Fr.LIMBS);
-        kernels.fixedBase(t, sc, k, pts, s);
-        download(limbs, pts, k * G1Limbs.AFFINE_LONGS);
-        int base0 = from;
-        IntStream.range(0, k).parallel().forEach(i -> out[base0 + i] = G1Limbs.fromAffine(limbs, i * G1Limbs.AFFINE_LONGS));
-      }
-    } finally {
-      allocated.forEach(p -> memFree(p));
-    }
-    return out;
-  }
-
-  /** cuMemAlloc of bytes, remembered in {@code allocated} for the caller to free. */
-  private CUdeviceptr temporary(List<CUdeviceptr> allocated, long bytes) {
-    CUdeviceptr p = new CUdeviceptr();
-    check(memAlloc(p, bytes), "cuMemAlloc");
-    allocated.add(p);
-    return p;
-  }
-
-  /** The generator's fixed-base table as affine limbs, converted once from the CPU's table. */
-  static final class GeneratorTable {
-    static final long[] LIMBS = limbs(G1FixedBase.generatorTable());
-
-    private GeneratorTable() {}
-
-    private static long[] limbs(List<G1> entries) {
-      long[] out = new long[entries.size() * G1Limbs.AFFINE_LONGS];
-      for (int i = 0; i < entries.size(); i++) {
-        System.arraycopy(G1Limbs.affine(entries.get(i)), 0, out, i * G1Limbs.AFFINE_LONGS, G1Limbs.AFFINE_LONGS);
-      }
-      return out;
-    }
-  }
-
   // ------------------------------------------------------------------- package access for kernel tests and benchmarks
-
-  Kernels kernels() {
-    return kernels;
-  }
 
   /** The threads that fill and empty the pinned staging halves. */
   HostCopies hostCopies() {
     return hostCopies;
   }
 
+  /**
+   * Makes the shared context current on the calling thread and returns its stream (or the one {@link #onStream} put in
+   * its place).
+   */
   CUstream stream() {
     return bind();
   }
@@ -1433,54 +951,6 @@ public final class CudaDevice implements Device, ProvingKernels {
   /** How many allocations the driver refused with CUDA_ERROR_OUT_OF_MEMORY since open. */
   synchronized long outOfMemoryErrors() {
     return outOfMemoryErrors;
-  }
-
-  CUdeviceptr twiddles() {
-    return twiddles;
-  }
-
-  String scratchDescription() {
-    return scratch.toString();
-  }
-
-  /** One MSM arena for benchmarks that drive the kernels directly (the caller must not run two at once). */
-  synchronized CUdeviceptr arena() {
-    if (arenas.isEmpty()) {
-      throw new IllegalStateException("no MSM arena: " + scratch);
-    }
-    return arenas.get(0);
-  }
-
-  /** The MSM of the first n bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
-  G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
-    synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
-    return msm("bench", bases, 0, scalars, 0).result();
-  }
-
-  /** As {@link #msmOf(DeviceBuffer, DeviceBuffer, int)}, with the table {@link #msmTableOf} built for those n bases. */
-  G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n, DeviceBuffer table) {
-    synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
-    return msm("bench", bases, 0, scalars, 0, table).result();
-  }
-
-  /** The G2 MSM of the first n G2 bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
-  G2 g2MsmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
-    synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G2, n));
-    }
-    return g2Msm("bench", bases, 0, scalars, 0).result();
-  }
-
-  /** Builds the MSM table of the first n bases written at byte 0 of {@code bases}, and waits for it. */
-  void msmTableOf(DeviceBuffer bases, int n, DeviceBuffer table, int copies) {
-    synchronized (this) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
-    msmTable("bench", bases, 0, table, copies).await();
   }
 
   synchronized CUdeviceptr pointer(DeviceBuffer b) {

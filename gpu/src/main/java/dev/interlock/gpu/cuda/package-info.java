@@ -7,11 +7,13 @@
  * design kernel. It synchronizes nowhere else, since each synchronization lets the pool release
  * cached bytes. One context is shared by all threads, as in cuzk.
  *
- * <p>The proving kernels ({@link dev.interlock.gpu.cuda.Kernels}, sources in gpu/src/main/cuda) take data in the
- * host's own layouts: Fr scalars as the Java vectors' Montgomery limbs, G1 points as blst's limbs; MSM plans and their
- * scratch are {@link dev.interlock.gpu.cuda.MsmPlan}s; scratch is reserved at open, outside the budget
- * ({@link dev.interlock.gpu.cuda.KernelScratch}). Every NTT, quotient and MSM is enqueued on the calling thread's stream
- * between two device events and counts as a running kernel until awaited, failures included.
+ * <p>The proving kernels ({@link dev.interlock.gpu.cuda.CudaProvingKernels}, the workload's ProvingKernels over a
+ * CudaDevice's buffers, opened with it; their launches are {@link dev.interlock.gpu.cuda.Kernels}, sources in
+ * gpu/src/main/cuda) take data in the host's own layouts: Fr scalars as the Java vectors' Montgomery limbs, G1 points
+ * as blst's limbs; MSM plans and their scratch are {@link dev.interlock.gpu.cuda.MsmPlan}s; scratch is reserved at
+ * open, outside the budget ({@link dev.interlock.gpu.cuda.KernelScratch}). Every NTT, quotient and MSM is enqueued on
+ * the calling thread's stream between two device events and counts as a running kernel of the device until awaited,
+ * failures included.
  *
  * <p>Conventions: the driver decides every out-of-memory (CUDA_ERROR_OUT_OF_MEMORY becomes
  * {@link dev.interlock.impl.device.OutOfDeviceMemoryException}); a VRAM budget makes a large card

@@ -64,10 +64,11 @@ public final class G2Bench {
         + " %d host cores%n", seed, seed, from, to, Math.min(cpuTo, to), reps, cpuReps, Runtime.getRuntime().availableProcessors());
     System.out.println("CPU MSM: " + Msm.implementation());
     try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + (1L << to) * 224, new KernelScratch(0, 1 << to, 1))) {
-      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
-          gpu.scratchDescription());
-      System.out.println(gpu.kernels().accumulateResources(MsmGroup.G1));
-      System.out.println(gpu.kernels().accumulateResources(MsmGroup.G2));
+      CudaProvingKernels proving = gpu.provingKernels();
+      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), proving.kernels().image(),
+          proving.scratchDescription());
+      System.out.println(proving.kernels().accumulateResources(MsmGroup.G1));
+      System.out.println(proving.kernels().accumulateResources(MsmGroup.G2));
       List<String> table = run(gpu, new SplittableRandom(seed), from, to, cpuTo, reps, cpuReps);
       System.out.println();
       System.out.println("G2 MSM      size   GPU median ms      min ms      max ms   GPU to host ms   CPU median ms   speedup");
@@ -76,20 +77,21 @@ public final class G2Bench {
   }
 
   private static List<String> run(CudaDevice gpu, SplittableRandom rng, int from, int to, int cpuTo, int reps, int cpuReps) {
+    CudaProvingKernels proving = gpu.provingKernels();
     int distinct = Math.min(DISTINCT_BASES, 1 << to);
     long t0 = System.nanoTime();
     G2Bases bases = G2MsmGpuIT.randomBases(rng, distinct);
     System.out.printf(Locale.ROOT, "bases: %d random G2 points in %.0f ms%n", distinct, (System.nanoTime() - t0) / 1e6);
     DeviceBuffer b = gpu.allocate("bench", "g2_bases", (1L << to) * 192, false);
     DeviceBuffer sc = gpu.allocate("bench", "scalars", (1L << to) * 32, false);
-    gpu.writeG2Bases(b, 0, bases);
+    proving.writeG2Bases(b, 0, bases);
     CUdeviceptr bp = gpu.pointer(b);
     for (long done = distinct; done < (1L << to); done *= 2) { // repeat the distinct bases up to 2^to
       long bytes = Math.min(done, (1L << to) - done) * 192;
       CudaDevice.check(cuMemcpyDtoD(bp.withByteOffset(done * 192), bp, bytes), "cuMemcpyDtoD");
     }
     long[] scalars = Fr.randomVector(rng, 1 << to);
-    gpu.writeScalars(sc, 0, scalars);
+    proving.writeScalars(sc, 0, scalars);
     CUstream s = gpu.stream();
     List<String> table = new ArrayList<>();
     for (int log = from; log <= to; log++) {
@@ -102,7 +104,7 @@ public final class G2Bench {
         Fr.setOne(bits, i);
       }
     }
-    gpu.writeScalars(sc, 0, bits);
+    proving.writeScalars(sc, 0, bits);
     table.add(size(gpu, s, bases, b, sc, bits, 1 << to, "0/1", to <= cpuTo, reps, cpuReps));
     gpu.free(b);
     gpu.free(sc);
@@ -112,13 +114,15 @@ public final class G2Bench {
   /** One row: the size checked against blst, then timed on the GPU and (when cpu) on the CPU. */
   private static String size(CudaDevice gpu, CUstream s, G2Bases bases, DeviceBuffer b, DeviceBuffer sc, long[] scalars, int n,
       String kind, boolean cpu, int reps, int cpuReps) {
+    CudaProvingKernels proving = gpu.provingKernels();
     MsmPlan plan = MsmPlan.g2(n);
     int log = 31 - Integer.numberOfLeadingZeros(n);
-    G2 got = gpu.g2MsmOf(b, sc, n);
+    G2 got = proving.g2MsmOf(b, sc, n);
     check(got.equals(foldedCpuMsm(bases, scalars, n)), "G2 MSM of " + kind + " scalars vs blst at 2^" + log + " (c=" + plan.c()
         + ", " + plan.windows() + " windows)");
-    double[] t = GpuBench.time(s, reps, () -> gpu.kernels().msm(gpu.pointer(b), new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
-    double toHost = wallMedian(reps, () -> gpu.g2MsmOf(b, sc, n));
+    double[] t = GpuBench.time(s, reps,
+        () -> proving.kernels().msm(gpu.pointer(b), new CUdeviceptr(), gpu.pointer(sc), plan, proving.arena(), s));
+    double toHost = wallMedian(reps, () -> proving.g2MsmOf(b, sc, n));
     String cpuCol = "             -         -";
     if (cpu) {
       List<G2> repeated = new ArrayList<>(n);

@@ -26,13 +26,15 @@ class G2MsmGpuIT {
   private static final long SEED = Long.getLong("interlock.seed", System.nanoTime());
   private static final int MAX_LOG = 20;
   private static CudaDevice gpu;
+  private static CudaProvingKernels proving;
 
   @BeforeAll
   static void open() {
     if (CudaDevice.unavailable().isEmpty()) {
       gpu = CudaDevice.open(8 * GIB, new KernelScratch(0, (1 << MAX_LOG) + 3, 1));
+      proving = gpu.provingKernels();
       System.out.println("[interlock] G2MsmGpuIT seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), kernels from "
-          + gpu.kernels().image() + " on " + gpu.name() + "; CPU: " + Msm.implementation());
+          + proving.kernels().image() + " on " + gpu.name() + "; CPU: " + Msm.implementation());
     }
   }
 
@@ -67,9 +69,9 @@ class G2MsmGpuIT {
     DeviceBuffer b = gpu.allocate("test", "g2_bases", Math.max(1, n * 192L), false);
     DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
     try {
-      gpu.writeG2Bases(b, 0, bases);
-      gpu.writeScalars(s, 0, scalars);
-      return gpu.g2Msm("test", b, 0, s, 0).result();
+      proving.writeG2Bases(b, 0, bases);
+      proving.writeScalars(s, 0, scalars);
+      return proving.g2Msm("test", b, 0, s, 0).result();
     } finally {
       gpu.free(b);
       gpu.free(s);
@@ -168,8 +170,8 @@ class G2MsmGpuIT {
       for (int threads : new int[] {1, 3}) {
         gpu.hostCopies().threads(threads);
         DeviceBuffer buf = gpu.allocate("test", "g2_bases", limbs.length * 8L + 32, false);
-        gpu.writeG2Bases(buf, 32, bases);
-        assertThat(gpu.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G2 bases, %d threads", points, threads)
+        proving.writeG2Bases(buf, 32, bases);
+        assertThat(proving.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G2 bases, %d threads", points, threads)
             .isEqualTo(limbs);
         gpu.free(buf);
       }
@@ -184,11 +186,11 @@ class G2MsmGpuIT {
     DeviceBuffer b = gpu.allocate("test", "g2_bases", 10 * 192L, false);
     DeviceBuffer s = gpu.allocate("test", "scalars", 10 * 32L, false);
     try {
-      gpu.writeG2Bases(b, 0, randomBases(rng("refused"), 10));
-      assertThatThrownBy(() -> gpu.msm("test", b, 0, s, 0)).hasMessageContaining("holds no G1 bases")
+      proving.writeG2Bases(b, 0, randomBases(rng("refused"), 10));
+      assertThatThrownBy(() -> proving.msm("test", b, 0, s, 0)).hasMessageContaining("holds no G1 bases")
           .hasMessageContaining("it holds G2 bases");
-      gpu.writeBases(b, 0, G1Bases.of());
-      assertThatThrownBy(() -> gpu.g2Msm("test", b, 0, s, 0)).hasMessageContaining("holds no G2 bases");
+      proving.writeBases(b, 0, G1Bases.of());
+      assertThatThrownBy(() -> proving.g2Msm("test", b, 0, s, 0)).hasMessageContaining("holds no G2 bases");
     } finally {
       gpu.free(b);
       gpu.free(s);

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class GeneratorTableTest {
   @Test
   void entryOfWindowWAndDigitDIsDTimesTwoToTheCWTimesTheGenerator() {
-    long[] limbs = CudaDevice.GeneratorTable.LIMBS;
+    long[] limbs = CudaProvingKernels.GeneratorTable.LIMBS;
     int per = (1 << Kernels.FIXED_BASE_WINDOW) - 1;
     assertThat(limbs).hasSize(Kernels.fixedBaseTableSize() * G1Limbs.AFFINE_LONGS);
     SplittableRandom rng = new SplittableRandom(11);

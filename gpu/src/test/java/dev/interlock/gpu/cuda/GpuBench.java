@@ -134,8 +134,9 @@ public final class GpuBench {
     // table with its plan's scratch, and 4 GiB for the rest (the NTT's and the copy test's buffers)
     long inputs = (1L << o.to) * (96 + 32);
     try (CudaDevice gpu = CudaDevice.open(4 * Sizes.GIB + inputs + tables, new KernelScratch(o.to, 1 << o.to, 1))) {
-      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), gpu.kernels().image(),
-          gpu.scratchDescription());
+      CudaProvingKernels proving = gpu.provingKernels();
+      System.out.printf(Locale.ROOT, "device %s, kernels from %s, scratch %s%n", gpu.name(), proving.kernels().image(),
+          proving.scratchDescription());
       SplittableRandom rng = new SplittableRandom(o.seed);
       List<String> table = new ArrayList<>();
       if (o.ntt) {
@@ -179,6 +180,7 @@ public final class GpuBench {
   }
 
   private static void ntt(CudaDevice gpu, SplittableRandom rng, int from, int to, int reps, List<String> table) {
+    CudaProvingKernels proving = gpu.provingKernels();
     long[] data = Fr.randomVector(rng, 1 << to);
     DeviceBuffer buf = gpu.allocate("bench", "ntt", (1L << to) * 32, false);
     CUdeviceptr p = gpu.pointer(buf);
@@ -186,19 +188,19 @@ public final class GpuBench {
     for (int log = from; log <= to; log++) {
       int n = 1 << log;
       long[] v = Arrays.copyOf(data, n * Fr.LIMBS);
-      gpu.writeScalars(buf, 0, v);
-      gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
-      gpu.ntt("bench", buf, 0, log, NttKind.INVERSE).await();
-      check(Arrays.equals(gpu.readScalars(buf, 0, n), v), "NTT round trip at 2^" + log);
+      proving.writeScalars(buf, 0, v);
+      proving.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+      proving.ntt("bench", buf, 0, log, NttKind.INVERSE).await();
+      check(Arrays.equals(proving.readScalars(buf, 0, n), v), "NTT round trip at 2^" + log);
       if (log <= 20) {
         long[] want = v.clone();
         dev.interlock.prover.field.Ntt.forward(want, log);
-        gpu.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
-        check(Arrays.equals(gpu.readScalars(buf, 0, n), want), "NTT vs CPU at 2^" + log);
+        proving.ntt("bench", buf, 0, log, NttKind.FORWARD).await();
+        check(Arrays.equals(proving.readScalars(buf, 0, n), want), "NTT vs CPU at 2^" + log);
       }
       final int lg = log;
       for (NttKind kind : new NttKind[] {NttKind.FORWARD, NttKind.COSET_FORWARD, NttKind.COSET_INVERSE}) {
-        double[] t = time(s, reps, () -> gpu.kernels().ntt(p, lg, kind, gpu.twiddles(), to, s));
+        double[] t = time(s, reps, () -> proving.kernels().ntt(p, lg, kind, proving.twiddles(), to, s));
         table.add(row("ntt " + kind.name().toLowerCase(Locale.ROOT), log, t));
         System.out.println(table.get(table.size() - 1));
       }
@@ -207,25 +209,26 @@ public final class GpuBench {
   }
 
   private static void msm(CudaDevice gpu, SplittableRandom rng, Options o, List<String> table) {
+    CudaProvingKernels proving = gpu.provingKernels();
     int from = o.from;
     int to = o.to;
     int reps = o.reps;
     int distinct = Math.min(DISTINCT_BASES, 1 << to);
     long t0 = System.nanoTime();
-    G1[] pts = gpu.fixedBaseMul(Fr.randomVector(rng, distinct));
+    G1[] pts = proving.fixedBaseMul(Fr.randomVector(rng, distinct));
     G1Bases bases = G1Bases.of(pts);
     System.out.printf(Locale.ROOT, "msm bases: %d random points by the GPU fixed-base kernel in %.0f ms (host conversion included)%n",
         distinct, (System.nanoTime() - t0) / 1e6);
     DeviceBuffer b = gpu.allocate("bench", "bases", (1L << to) * 96, false);
     DeviceBuffer sc = gpu.allocate("bench", "scalars", (1L << to) * 32, false);
-    gpu.writeBases(b, 0, bases);
+    proving.writeBases(b, 0, bases);
     CUdeviceptr bp = gpu.pointer(b);
     for (long done = distinct; done < (1L << to); done *= 2) { // repeat the distinct bases up to 2^to
       long bytes = Math.min(done, (1L << to) - done) * 96;
       CudaDevice.check(cuMemcpyDtoD(bp.withByteOffset(done * 96), bp, bytes), "cuMemcpyDtoD");
     }
     long[] scalars = Fr.randomVector(rng, 1 << to);
-    gpu.writeScalars(sc, 0, scalars);
+    proving.writeScalars(sc, 0, scalars);
     CUstream s = gpu.stream();
     for (int log = from; log <= to; log++) {
       if (o.accumulationSizes.contains(log)) {
@@ -236,29 +239,29 @@ public final class GpuBench {
       }
       int n = 1 << log;
       MsmPlan plan = MsmPlan.of(n);
-      check(gpu.msmOf(b, sc, n).equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log + " (" + describe(plan) + ")");
-      double[] t = time(s, reps, () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
-      table.add(row("msm g1 (c=" + plan.c() + ")", log, t) + toHost(reps, () -> gpu.msmOf(b, sc, n)));
+      check(proving.msmOf(b, sc, n).equals(foldedCpuMsm(bases, scalars, n)), "MSM vs CPU at 2^" + log + " (" + describe(plan) + ")");
+      double[] t = time(s, reps, () -> proving.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, proving.arena(), s));
+      table.add(row("msm g1 (c=" + plan.c() + ")", log, t) + toHost(reps, () -> proving.msmOf(b, sc, n)));
       System.out.println(table.get(table.size() - 1));
       if (o.copies > 1) {
         MsmPlan tp = MsmPlan.withTable(n, o.copies);
         DeviceBuffer tbl = gpu.allocate("bench", "table", Math.max(1, tp.tableBytes()), false);
-        double[] build = time(s, 1, () -> gpu.msmTableOf(b, n, tbl, o.copies));
+        double[] build = time(s, 1, () -> proving.msmTableOf(b, n, tbl, o.copies));
         table.add(row("msm table build", log, build) + "   " + tp.copies() + " copies, " + Sizes.format(tp.tableBytes())
             + " (once per key; not in the MSM's time)");
         System.out.println(table.get(table.size() - 1));
-        check(gpu.msmOf(b, sc, n, tbl).equals(foldedCpuMsm(bases, scalars, n)), "MSM with table vs CPU at 2^" + log + " (" + describe(tp) + ")");
+        check(proving.msmOf(b, sc, n, tbl).equals(foldedCpuMsm(bases, scalars, n)), "MSM with table vs CPU at 2^" + log + " (" + describe(tp) + ")");
         CUdeviceptr tpp = gpu.pointer(tbl);
-        double[] tt = time(s, reps, () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s));
-        table.add(row("msm g1 table (c=" + tp.c() + ")", log, tt) + toHost(reps, () -> gpu.msmOf(b, sc, n, tbl)));
+        double[] tt = time(s, reps, () -> proving.kernels().msm(bp, tpp, gpu.pointer(sc), tp, proving.arena(), s));
+        table.add(row("msm g1 table (c=" + tp.c() + ")", log, tt) + toHost(reps, () -> proving.msmOf(b, sc, n, tbl)));
         System.out.println(table.get(table.size() - 1));
         if (log == to || o.variantSizes.contains(log)) {
-          phases(gpu, s, reps, "table", () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s, phaseMarks(s)), log, table);
+          phases(gpu, s, reps, "table", () -> proving.kernels().msm(bp, tpp, gpu.pointer(sc), tp, proving.arena(), s, phaseMarks(s)), log, table);
         }
         gpu.free(tbl);
       }
       if (log == to || o.variantSizes.contains(log)) {
-        phases(gpu, s, reps, "", () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s, phaseMarks(s)),
+        phases(gpu, s, reps, "", () -> proving.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, proving.arena(), s, phaseMarks(s)),
             log, table);
       }
       if (o.variantSizes.contains(log)) {
@@ -272,24 +275,24 @@ public final class GpuBench {
         Fr.setOne(bits, i);
       }
     }
-    gpu.writeScalars(sc, 0, bits);
+    proving.writeScalars(sc, 0, bits);
     MsmPlan plan = MsmPlan.of(1 << to);
     G1 want = foldedCpuMsm(bases, bits, 1 << to);
     if (o.accumulationSizes.contains(to)) { // each accumulation on the skewed scalars too: a window's points in one bucket
       accumulations(gpu, s, o, bases, bits, b, bp, gpu.pointer(sc), to, " 0/1", table);
     }
-    check(gpu.msmOf(b, sc, 1 << to).equals(want), "MSM of 0/1 scalars vs CPU at 2^" + to);
-    double[] t = time(s, reps, () -> gpu.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, gpu.arena(), s));
-    table.add(row("msm g1 0/1 scalars", to, t) + toHost(reps, () -> gpu.msmOf(b, sc, 1 << to)));
+    check(proving.msmOf(b, sc, 1 << to).equals(want), "MSM of 0/1 scalars vs CPU at 2^" + to);
+    double[] t = time(s, reps, () -> proving.kernels().msm(bp, new CUdeviceptr(), gpu.pointer(sc), plan, proving.arena(), s));
+    table.add(row("msm g1 0/1 scalars", to, t) + toHost(reps, () -> proving.msmOf(b, sc, 1 << to)));
     System.out.println(table.get(table.size() - 1));
     if (o.copies > 1) {
       MsmPlan tp = MsmPlan.withTable(1 << to, o.copies);
       DeviceBuffer tbl = gpu.allocate("bench", "table", Math.max(1, tp.tableBytes()), false);
-      gpu.msmTableOf(b, 1 << to, tbl, o.copies);
-      check(gpu.msmOf(b, sc, 1 << to, tbl).equals(want), "MSM with table of 0/1 scalars vs CPU at 2^" + to);
+      proving.msmTableOf(b, 1 << to, tbl, o.copies);
+      check(proving.msmOf(b, sc, 1 << to, tbl).equals(want), "MSM with table of 0/1 scalars vs CPU at 2^" + to);
       CUdeviceptr tpp = gpu.pointer(tbl);
-      double[] tt = time(s, reps, () -> gpu.kernels().msm(bp, tpp, gpu.pointer(sc), tp, gpu.arena(), s));
-      table.add(row("msm g1 table 0/1", to, tt) + toHost(reps, () -> gpu.msmOf(b, sc, 1 << to, tbl)));
+      double[] tt = time(s, reps, () -> proving.kernels().msm(bp, tpp, gpu.pointer(sc), tp, proving.arena(), s));
+      table.add(row("msm g1 table 0/1", to, tt) + toHost(reps, () -> proving.msmOf(b, sc, 1 << to, tbl)));
       System.out.println(table.get(table.size() - 1));
       gpu.free(tbl);
     }
@@ -309,33 +312,34 @@ public final class GpuBench {
    */
   private static void accumulations(CudaDevice gpu, CUstream s, Options o, G1Bases bases, long[] scalars, DeviceBuffer b,
       CUdeviceptr bp, CUdeviceptr scp, int log, String label, List<String> table) {
+    CudaProvingKernels proving = gpu.provingKernels();
     int n = 1 << log;
     G1 want = foldedCpuMsm(bases, scalars, n);
     for (MsmPlan.Accumulation a : o.accumulations) {
-      System.out.println("accumulation " + a + ": " + gpu.kernels().accumulateResources(a));
+      System.out.println("accumulation " + a + ": " + proving.kernels().accumulateResources(a));
     }
     for (int copies : o.copies > 1 ? new int[] {1, o.copies} : new int[] {1}) {
       MsmPlan base = copies == 1 ? MsmPlan.of(n) : MsmPlan.withTable(n, copies);
       DeviceBuffer tbl = gpu.allocate("bench", "accumulation_table", Math.max(1, base.tableBytes()), false);
       try {
         CUdeviceptr tp = gpu.pointer(tbl);
-        gpu.kernels().msmTable(bp, base, tp, s);
+        proving.kernels().msmTable(bp, base, tp, s);
         for (MsmPlan.Accumulation a : o.accumulations) {
           MsmPlan p = base.with(a);
           DeviceBuffer scratch = gpu.allocate("bench", "accumulation_scratch", p.scratchBytes(), false);
           try {
             CUdeviceptr ap = gpu.pointer(scratch);
-            gpu.kernels().msm(bp, tp, scp, p, ap, s);
+            proving.kernels().msm(bp, tp, scp, p, ap, s);
             CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
             long[] sums = new long[p.windowSumPoints() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
-            gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
+            proving.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
             check(Kernels.msmResult(p, sums).equals(want), "MSM" + label + " accumulation vs CPU at 2^" + log + " (" + describe(p) + ")");
-            double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));
+            double[] t = time(s, o.reps, () -> proving.kernels().msm(bp, tp, scp, p, ap, s));
             String name = "msm " + a.name().toLowerCase(Locale.ROOT) + (copies > 1 ? " table" : "") + label;
             table.add(row(name, log, t) + "   " + describe(p) + "; scratch " + Sizes.format(p.scratchBytes()));
             System.out.println(table.get(table.size() - 1));
             phases(gpu, s, o.reps, a.name().toLowerCase(Locale.ROOT) + (copies > 1 ? " table" : "") + label,
-                () -> gpu.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
+                () -> proving.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
           } finally {
             gpu.free(scratch);
           }
@@ -421,6 +425,7 @@ public final class GpuBench {
    */
   private static void variants(CudaDevice gpu, CUstream s, Options o, G1Bases bases, long[] scalars, CUdeviceptr bp,
       CUdeviceptr scp, int log, List<String> table) {
+    CudaProvingKernels proving = gpu.provingKernels();
     int n = 1 << log;
     G1 want = foldedCpuMsm(bases, scalars, n);
     for (int[] v : o.variants) {
@@ -430,17 +435,17 @@ public final class GpuBench {
       try {
         CUdeviceptr ap = gpu.pointer(scratch);
         CUdeviceptr tp = gpu.pointer(tbl);
-        double[] build = time(s, 1, () -> gpu.kernels().msmTable(bp, p, tp, s));
-        gpu.kernels().msm(bp, tp, scp, p, ap, s);
+        double[] build = time(s, 1, () -> proving.kernels().msmTable(bp, p, tp, s));
+        proving.kernels().msm(bp, tp, scp, p, ap, s);
         CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(s), "cuStreamSynchronize");
         long[] sums = new long[p.windowSumPoints() * dev.interlock.prover.curve.G1Limbs.JACOBIAN_LONGS];
-        gpu.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
+        proving.download(sums, ap.withByteOffset(p.windowSumsAt()), sums.length);
         check(Kernels.msmResult(p, sums).equals(want), "MSM variant vs CPU at 2^" + log + " (" + describe(p) + ")");
-        double[] t = time(s, o.reps, () -> gpu.kernels().msm(bp, tp, scp, p, ap, s));
+        double[] t = time(s, o.reps, () -> proving.kernels().msm(bp, tp, scp, p, ap, s));
         table.add(row("msm variant", log, t) + String.format(Locale.ROOT, "   %s; table %s built in %.1f ms; scratch %s",
             describe(p), Sizes.format(p.tableBytes()), build[0], Sizes.format(p.scratchBytes())));
         System.out.println(table.get(table.size() - 1));
-        phases(gpu, s, o.reps, "variant", () -> gpu.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
+        phases(gpu, s, o.reps, "variant", () -> proving.kernels().msm(bp, tp, scp, p, ap, s, phaseMarks(s)), log, table);
       } finally {
         gpu.free(scratch);
         gpu.free(tbl);
@@ -454,10 +459,11 @@ public final class GpuBench {
    * filling and emptying the halves (the default, {@link HostCopies#threads()}, is marked).
    */
   private static void copies(CudaDevice gpu, SplittableRandom rng, int log, int reps, List<String> table) {
+    CudaProvingKernels proving = gpu.provingKernels();
     long[] v = Fr.randomVector(rng, 1 << log);
     int logB = Math.min(log, 20);
     DeviceBuffer buf = gpu.allocate("bench", "copies", Math.max((1L << log) * 32, (1L << logB) * 96), false);
-    G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 1 << Math.min(logB, 12)));
+    G1[] distinct = proving.fixedBaseMul(Fr.randomVector(rng, 1 << Math.min(logB, 12)));
     List<G1> repeated = new ArrayList<>(1 << logB);
     for (int i = 0; i < 1 << logB; i++) {
       repeated.add(distinct[i % distinct.length]);
@@ -470,11 +476,11 @@ public final class GpuBench {
       for (int threads : new int[] {1, 2, 4, 8}) {
         gpu.hostCopies().threads(threads);
         String t = ", " + threads + (threads == defaultThreads ? " copy threads (default)" : " copy threads");
-        double[] up = wall(reps, () -> gpu.writeScalars(buf, 0, v));
+        double[] up = wall(reps, () -> proving.writeScalars(buf, 0, v));
         // into a preallocated array: readScalars' own allocation is timed as well, but not a second copy
-        double[] down = wall(reps, () -> gpu.download(back, gpu.pointer(buf), back.length));
+        double[] down = wall(reps, () -> proving.download(back, gpu.pointer(buf), back.length));
         check(Arrays.equals(back, v), "copies round trip of 2^" + log + " scalars" + t);
-        double[] basesUp = wall(reps, () -> gpu.writeBases(buf, 0, bases));
+        double[] basesUp = wall(reps, () -> proving.writeBases(buf, 0, bases));
         table.add(copyRow("h2d scalars", log, up, (1L << log) * 32) + t);
         table.add(copyRow("d2h scalars", log, down, (1L << log) * 32) + t);
         table.add(copyRow("h2d g1 bases", logB, basesUp, (1L << logB) * 96) + t);

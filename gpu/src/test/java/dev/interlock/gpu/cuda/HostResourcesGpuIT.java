@@ -72,7 +72,7 @@ class HostResourcesGpuIT {
       long[] data = new long[1024];
       CudaDevice.HostResources before = gpu.hostResources();
       for (int i = 0; i < 100; i++) {
-        Thread t = new Thread(() -> gpu.upload(p, data, 0, data.length));
+        Thread t = new Thread(() -> gpu.provingKernels().upload(p, data, 0, data.length));
         t.start();
         t.join();
       }

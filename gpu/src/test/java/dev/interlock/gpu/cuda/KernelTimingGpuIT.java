@@ -92,14 +92,14 @@ class KernelTimingGpuIT {
   private static List<HostSpan> launches(CudaDevice gpu, int count, int logN, long seed) {
     String me = Thread.currentThread().getName();
     DeviceBuffer buf = gpu.allocate(me, "data", (1L << logN) * 32, true);
-    gpu.writeScalars(buf, 0, Fr.randomVector(new SplittableRandom(seed), 1 << logN));
+    gpu.provingKernels().writeScalars(buf, 0, Fr.randomVector(new SplittableRandom(seed), 1 << logN));
     List<HostSpan> spans = new ArrayList<>();
     try {
       for (int i = 0; i < count; i++) {
         long before = System.nanoTime();
         KernelRun k = i % 2 == 0
             ? gpu.launch(me, "touch", List.of(buf), () -> {})
-            : gpu.ntt(me, buf, 0, logN, NttKind.FORWARD);
+            : gpu.provingKernels().ntt(me, buf, 0, logN, NttKind.FORWARD);
         k.await();
         long after = System.nanoTime();
         spans.add(new HostSpan(me, k.name(), before, after));

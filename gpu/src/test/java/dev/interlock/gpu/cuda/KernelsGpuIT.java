@@ -29,13 +29,15 @@ class KernelsGpuIT {
   private static final BigInteger P = new BigInteger(
       "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16);
   private static CudaDevice gpu;
+  private static CudaProvingKernels proving;
 
   @BeforeAll
   static void open() {
     if (CudaDevice.unavailable().isEmpty()) {
       gpu = CudaDevice.open(8 * GIB, new KernelScratch(20, (1 << 20) + 3, 1));
+      proving = gpu.provingKernels();
       System.out.println("[interlock] KernelsGpuIT seed " + SEED + " (rerun: -Dinterlock.seed=" + SEED + "), kernels from "
-          + gpu.kernels().image() + " on " + gpu.name());
+          + proving.kernels().image() + " on " + gpu.name());
     }
   }
 
@@ -55,7 +57,7 @@ class KernelsGpuIT {
     Gpu.assumePresent();
     SplittableRandom rng = rng("copies");
     int half = Staging.HALF_LONGS / Fr.LIMBS; // scalars per pinned half
-    G1[] distinct = gpu.fixedBaseMul(Fr.randomVector(rng, 61));
+    G1[] distinct = proving.fixedBaseMul(Fr.randomVector(rng, 61));
     int points = Staging.HALF_LONGS / G1Limbs.AFFINE_LONGS + 7; // a half and a few points more
     List<G1> repeated = new ArrayList<>(points);
     for (int i = 0; i < points; i++) {
@@ -71,13 +73,13 @@ class KernelsGpuIT {
         for (int n : new int[] {1, half - 1, half, half + 1, 2 * half, 3 * half + 5}) {
           DeviceBuffer buf = gpu.allocate("test", "copy", (n + 3L) * 32, false);
           long[] v = Fr.randomVector(rng, n);
-          gpu.writeScalars(buf, 3, v); // at an element offset
-          assertThat(gpu.readScalars(buf, 3, n)).as("%d scalars, %d threads", n, threads).isEqualTo(v);
+          proving.writeScalars(buf, 3, v); // at an element offset
+          assertThat(proving.readScalars(buf, 3, n)).as("%d scalars, %d threads", n, threads).isEqualTo(v);
           gpu.free(buf);
         }
         DeviceBuffer buf = gpu.allocate("test", "bases", limbs.length * 8L + 32, false);
-        gpu.writeBases(buf, 32, bases); // one scalar's bytes in
-        assertThat(gpu.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G1 bases, %d threads", points, threads)
+        proving.writeBases(buf, 32, bases); // one scalar's bytes in
+        assertThat(proving.readScalars(buf, 1, limbs.length / Fr.LIMBS)).as("%d G1 bases, %d threads", points, threads)
             .isEqualTo(limbs);
         gpu.free(buf);
       }
@@ -98,13 +100,13 @@ class KernelsGpuIT {
     Fr.setZero(a, 1);
     Fr.setOne(a, 2);
     DeviceBuffer buf = gpu.allocate("test", "fr", 3L * n * 32, false);
-    gpu.writeScalars(buf, 0, a);
-    gpu.writeScalars(buf, n, b);
-    gpu.writeScalars(buf, 2 * n, Fr.randomVector(rng, n)); // poison the output
+    proving.writeScalars(buf, 0, a);
+    proving.writeScalars(buf, n, b);
+    proving.writeScalars(buf, 2 * n, Fr.randomVector(rng, n)); // poison the output
     CUdeviceptr p = gpu.pointer(buf);
     CUstream s = gpu.stream();
-    gpu.kernels().frMul(p, p.withByteOffset(n * 32L), p.withByteOffset(2L * n * 32), n, s);
-    long[] got = gpu.readScalars(buf, 2 * n, n);
+    proving.kernels().frMul(p, p.withByteOffset(n * 32L), p.withByteOffset(2L * n * 32), n, s);
+    long[] got = proving.readScalars(buf, 2 * n, n);
     long[] want = Fr.newVector(n);
     for (int i = 0; i < n; i++) {
       Fr.mul(a, i, b, i, want, i);
@@ -125,11 +127,11 @@ class KernelsGpuIT {
     }
     DeviceBuffer fp = gpu.allocate("test", "fp", 3L * n * 48, false);
     CUdeviceptr q = gpu.pointer(fp);
-    gpu.upload(q, x, 0, x.length);
-    gpu.upload(q.withByteOffset(n * 48L), y, 0, y.length);
-    gpu.kernels().fpMul(q, q.withByteOffset(n * 48L), q.withByteOffset(2L * n * 48), n, s);
+    proving.upload(q, x, 0, x.length);
+    proving.upload(q.withByteOffset(n * 48L), y, 0, y.length);
+    proving.kernels().fpMul(q, q.withByteOffset(n * 48L), q.withByteOffset(2L * n * 48), n, s);
     long[] prod = new long[n * 6];
-    gpu.download(prod, q.withByteOffset(2L * n * 48), prod.length);
+    proving.download(prod, q.withByteOffset(2L * n * 48), prod.length);
     BigInteger rInv = BigInteger.ONE.shiftLeft(384).modInverse(P);
     for (int i = 0; i < n; i++) {
       BigInteger want2 = xs[i].multiply(ys[i]).multiply(rInv).mod(P);
@@ -160,9 +162,9 @@ class KernelsGpuIT {
       DeviceBuffer buf = gpu.allocate("test", "ntt", (1L << logN) * 32 + 64, false);
       for (NttKind kind : NttKind.values()) {
         long[] v = Fr.randomVector(rng, 1 << logN);
-        gpu.writeScalars(buf, 1, v); // at an element offset, as ProvingWorkload's b and c vectors are
-        gpu.ntt("test", buf, 1, logN, kind).await();
-        long[] got = gpu.readScalars(buf, 1, 1 << logN);
+        proving.writeScalars(buf, 1, v); // at an element offset, as ProvingWorkload's b and c vectors are
+        proving.ntt("test", buf, 1, logN, kind).await();
+        long[] got = proving.readScalars(buf, 1, 1 << logN);
         switch (kind) {
           case FORWARD -> Ntt.forward(v, logN);
           case INVERSE -> Ntt.inverse(v, logN);
@@ -184,13 +186,13 @@ class KernelsGpuIT {
       long[] abc = Fr.randomVector(rng, 3 * n);
       DeviceBuffer staged = gpu.allocate("test", "abc", (3L * n + 2) * 32, false);
       DeviceBuffer h = gpu.allocate("test", "h", n * 32L, false);
-      gpu.writeScalars(staged, 2, abc);
-      gpu.writeScalars(h, 0, Fr.randomVector(rng, n)); // poison
-      gpu.quotient("test", staged, 2, logN, h).await();
+      proving.writeScalars(staged, 2, abc);
+      proving.writeScalars(h, 0, Fr.randomVector(rng, n)); // poison
+      proving.quotient("test", staged, 2, logN, h).await();
       long[] a = java.util.Arrays.copyOfRange(abc, 0, 4 * n);
       long[] b = java.util.Arrays.copyOfRange(abc, 4 * n, 8 * n);
       long[] c = java.util.Arrays.copyOfRange(abc, 8 * n, 12 * n);
-      assertThat(gpu.readScalars(h, 0, n)).as("quotient at 2^%d", logN)
+      assertThat(proving.readScalars(h, 0, n)).as("quotient at 2^%d", logN)
           .isEqualTo(dev.interlock.prover.Prover.quotient(a, b, c, logN));
       gpu.free(staged);
       gpu.free(h);
@@ -242,9 +244,9 @@ class KernelsGpuIT {
     DeviceBuffer b = gpu.allocate("test", "bases", Math.max(1, n * 96L), false);
     DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
     try {
-      gpu.writeBases(b, 0, bases);
-      gpu.writeScalars(s, 0, scalars);
-      return gpu.msm("test", b, 0, s, 0).result();
+      proving.writeBases(b, 0, bases);
+      proving.writeScalars(s, 0, scalars);
+      return proving.msm("test", b, 0, s, 0).result();
     } finally {
       gpu.free(b);
       gpu.free(s);
@@ -256,12 +258,12 @@ class KernelsGpuIT {
     int n = bases.size();
     DeviceBuffer b = gpu.allocate("test", "bases", Math.max(1, n * 96L), false);
     DeviceBuffer s = gpu.allocate("test", "scalars", Math.max(1, n * 32L), false);
-    DeviceBuffer t = gpu.allocate("test", "table", Math.max(1, CudaDevice.msmTableBytes(n, copies)), false);
+    DeviceBuffer t = gpu.allocate("test", "table", Math.max(1, CudaProvingKernels.msmTableBytes(n, copies)), false);
     try {
-      gpu.writeBases(b, 0, bases);
-      gpu.writeScalars(s, 0, scalars);
-      gpu.msmTable("test", b, 0, t, copies).await();
-      return gpu.msm("test", b, 0, s, 0, t).result();
+      proving.writeBases(b, 0, bases);
+      proving.writeScalars(s, 0, scalars);
+      proving.msmTable("test", b, 0, t, copies).await();
+      return proving.msm("test", b, 0, s, 0, t).result();
     } finally {
       gpu.free(b);
       gpu.free(s);
@@ -368,13 +370,13 @@ class KernelsGpuIT {
     G1Bases bases = randomBases(rng, 100);
     DeviceBuffer b = gpu.allocate("test", "bases", 100 * 96L, false);
     DeviceBuffer s = gpu.allocate("test", "scalars", 100 * 32L, false);
-    DeviceBuffer t = gpu.allocate("test", "table", CudaDevice.msmTableBytes(100, 8), false);
+    DeviceBuffer t = gpu.allocate("test", "table", CudaProvingKernels.msmTableBytes(100, 8), false);
     try {
-      gpu.writeBases(b, 0, bases);
-      gpu.writeScalars(s, 0, Fr.randomVector(rng, 100));
-      gpu.msmTable("test", b, 0, t, 8).await();
-      gpu.writeBases(b, 0, randomBases(rng, 100));
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpu.msm("test", b, 0, s, 0, t).result())
+      proving.writeBases(b, 0, bases);
+      proving.writeScalars(s, 0, Fr.randomVector(rng, 100));
+      proving.msmTable("test", b, 0, t, 8).await();
+      proving.writeBases(b, 0, randomBases(rng, 100));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> proving.msm("test", b, 0, s, 0, t).result())
           .hasMessageContaining("holds no MSM table");
     } finally {
       gpu.free(b);
@@ -392,22 +394,22 @@ class KernelsGpuIT {
     int copies = 8;
     G1Bases first = randomBases(rng, n);
     G1Bases second = randomBases(rng, n);
-    long setBytes = n * 96L + CudaDevice.msmTableBytes(n, copies);
+    long setBytes = n * 96L + CudaProvingKernels.msmTableBytes(n, copies);
     DeviceBuffer t = gpu.allocate("test", "msm_tables", 2 * setBytes, false);
     DeviceBuffer s = gpu.allocate("test", "scalars", n * 32L, false);
     try {
       long[] scalars = Fr.randomVector(rng, n);
-      gpu.writeScalars(s, 0, scalars);
-      gpu.writeBases(t, 0, first);
-      gpu.writeBases(t, setBytes, second);
-      gpu.msmTable("test", t, 0, t, n * 96L, copies).await();
-      gpu.msmTable("test", t, setBytes, t, setBytes + n * 96L, copies).await();
-      assertThat(gpu.msm("test", t, 0, s, 0, t, n * 96L).result()).isEqualTo(cpuMsm(first, scalars));
-      assertThat(gpu.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
-      gpu.writeBases(t, 0, second);
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpu.msm("test", t, 0, s, 0, t, n * 96L).result())
+      proving.writeScalars(s, 0, scalars);
+      proving.writeBases(t, 0, first);
+      proving.writeBases(t, setBytes, second);
+      proving.msmTable("test", t, 0, t, n * 96L, copies).await();
+      proving.msmTable("test", t, setBytes, t, setBytes + n * 96L, copies).await();
+      assertThat(proving.msm("test", t, 0, s, 0, t, n * 96L).result()).isEqualTo(cpuMsm(first, scalars));
+      assertThat(proving.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
+      proving.writeBases(t, 0, second);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> proving.msm("test", t, 0, s, 0, t, n * 96L).result())
           .hasMessageContaining("holds no MSM table");
-      assertThat(gpu.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
+      assertThat(proving.msm("test", t, setBytes, s, 0, t, setBytes + n * 96L).result()).isEqualTo(cpuMsm(second, scalars));
     } finally {
       gpu.free(t);
       gpu.free(s);
@@ -449,14 +451,14 @@ class KernelsGpuIT {
     DeviceBuffer t = gpu.allocate("test", "table", Math.max(1, p.tableBytes()), false);
     DeviceBuffer scratch = gpu.allocate("test", "variant_scratch", p.scratchBytes(), false);
     try {
-      gpu.writeBases(b, 0, bases);
-      gpu.writeScalars(s, 0, scalars);
+      proving.writeBases(b, 0, bases);
+      proving.writeScalars(s, 0, scalars);
       CUstream st = gpu.stream();
-      gpu.kernels().msmTable(gpu.pointer(b), p, gpu.pointer(t), st);
-      gpu.kernels().msm(gpu.pointer(b), gpu.pointer(t), gpu.pointer(s), p, gpu.pointer(scratch), st);
+      proving.kernels().msmTable(gpu.pointer(b), p, gpu.pointer(t), st);
+      proving.kernels().msm(gpu.pointer(b), gpu.pointer(t), gpu.pointer(s), p, gpu.pointer(scratch), st);
       CudaDevice.check(jcuda.driver.JCudaDriver.cuStreamSynchronize(st), "cuStreamSynchronize");
       long[] sums = new long[p.windowSumPoints() * G1Limbs.JACOBIAN_LONGS];
-      gpu.download(sums, gpu.pointer(scratch).withByteOffset(p.windowSumsAt()), sums.length);
+      proving.download(sums, gpu.pointer(scratch).withByteOffset(p.windowSumsAt()), sums.length);
       return Kernels.msmResult(p, sums);
     } finally {
       gpu.free(b);
@@ -548,10 +550,10 @@ class KernelsGpuIT {
     }
     DeviceBuffer fp = gpu.allocate("test", "fp", 2L * n * 48, false);
     CUdeviceptr q = gpu.pointer(fp);
-    gpu.upload(q, x, 0, x.length);
-    gpu.kernels().fpSqr(q, q.withByteOffset(n * 48L), n, gpu.stream());
+    proving.upload(q, x, 0, x.length);
+    proving.kernels().fpSqr(q, q.withByteOffset(n * 48L), n, gpu.stream());
     long[] sq = new long[n * 6];
-    gpu.download(sq, q.withByteOffset(n * 48L), sq.length);
+    proving.download(sq, q.withByteOffset(n * 48L), sq.length);
     BigInteger rInv = BigInteger.ONE.shiftLeft(384).modInverse(P);
     for (int i = 0; i < n; i++) {
       assertThat(getFp(sq, i)).as("Fp square %d", i).isEqualTo(xs[i].multiply(xs[i]).multiply(rInv).mod(P));
@@ -568,7 +570,7 @@ class KernelsGpuIT {
     Fr.setZero(scalars, 0);
     Fr.setOne(scalars, 1);
     FrElement.ONE.neg().writeTo(scalars, 2);
-    G1[] got = gpu.fixedBaseMul(scalars);
+    G1[] got = proving.fixedBaseMul(scalars);
     for (int i = 0; i < n; i++) {
       assertThat(got[i]).as("scalar %d", i).isEqualTo(G1.generator().mul(Fr.toBigInteger(scalars, i)));
     }

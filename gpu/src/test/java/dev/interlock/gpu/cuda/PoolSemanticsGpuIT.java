@@ -179,7 +179,7 @@ class PoolSemanticsGpuIT {
     twin = new Twin(1, 0);
     DeviceBuffer kept = twin.alloc("d_a", 4 * GIB, true, 0);
     long[] pattern = new SplittableRandom(12).longs(4 * 4096).toArray();
-    device.writeScalars(kept, 0, pattern);
+    device.provingKernels().writeScalars(kept, 0, pattern);
     twin.copied(0);
     for (int job = 1; job <= 2; job++) {
       DeviceBuffer bc = twin.alloc("d_bc_" + job, 8 * GIB, true, 0);
@@ -189,7 +189,8 @@ class PoolSemanticsGpuIT {
       twin.trim();
       assertThat(device.isLive(kept)).as("the kept buffer after job %d", job).isTrue();
     }
-    assertThat(device.readScalars(kept, 0, 4096)).as("the kept buffer's contents after two jobs").isEqualTo(pattern);
+    assertThat(device.provingKernels().readScalars(kept, 0, 4096)).as("the kept buffer's contents after two jobs")
+        .isEqualTo(pattern);
     twin.copied(0);
     twin.free(kept, 0);
   }

@@ -67,8 +67,8 @@ class ProvingGpuIT {
   /** As above, with b_g2_msm where {@code bG2} puts it (on the GPU: the design's kernel b_g2_msm step). */
   private static Outcome prove(Design d, long budget, Circuit circuit, Keys keys, long seed, int count, boolean reuseHostWork,
       ProvingWorkload.BG2 bG2) {
-    return prove(d, budget, circuit, keys, seed, count, reuseHostWork, new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev,
-        seed, reuseHostWork, bG2));
+    return prove(d, budget, circuit, keys, seed, count, reuseHostWork, new ProvingWorkload(circuit, keys.pk(),
+        dev -> ((CudaDevice) dev).provingKernels(), seed, reuseHostWork, bG2));
   }
 
   /** As above, with the workload given (e.g. one with MSM tables). */
@@ -122,7 +122,7 @@ class ProvingGpuIT {
   private static Keys keys(Circuit circuit) {
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
       long t = System.nanoTime();
-      Keys k = Setup.generate(circuit, new SplittableRandom(1), gpu.fixedBase());
+      Keys k = Setup.generate(circuit, new SplittableRandom(1), gpu.provingKernels().fixedBase());
       System.out.printf("[interlock] setup n=2^%d with GPU fixed-base: %.1f s%n", circuit.logN(), (System.nanoTime() - t) / 1e9);
       return k;
     }
@@ -181,11 +181,11 @@ class ProvingGpuIT {
     int logN = smallLogN("MSM tables");
     Circuit circuit = Circuit.synthetic(logN, 2, 1);
     Keys keys = keys(circuit);
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, SEED, false,
-        ProvingWorkload.BG2.CPU, 13);
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> ((CudaDevice) dev).provingKernels(), SEED,
+        false, ProvingWorkload.BG2.CPU, 13);
     long need;
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
-      need = workload.msmTablesBytes(gpu);
+      need = workload.msmTablesBytes(gpu.provingKernels());
     }
     String text = Files.readString(TestDesigns.path("reservation-msm-tables"))
         .replace("buffer msm_tables 5GiB", "buffer msm_tables " + need + "B");

@@ -46,7 +46,7 @@ class TimelineGpuIT {
     Circuit circuit = Circuit.synthetic(12, 2, 1);
     Keys keys;
     try (CudaDevice gpu = CudaDevice.open(GIB)) {
-      keys = Setup.generate(circuit, new SplittableRandom(1), gpu.fixedBase());
+      keys = Setup.generate(circuit, new SplittableRandom(1), gpu.provingKernels().fixedBase());
     }
     Design d = TestDesigns.shipped("single-lock").withThreads("gpu_worker", 2);
     SplittableRandom rng = new SplittableRandom(seed);
@@ -54,7 +54,8 @@ class TimelineGpuIT {
     for (int i = 0; i < 4; i++) {
       parts.add(ProvingWorkload.Partition.random(i, circuit, rng.split()));
     }
-    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> (CudaDevice) dev, seed, false);
+    ProvingWorkload workload = new ProvingWorkload(circuit, keys.pk(), dev -> ((CudaDevice) dev).provingKernels(), seed,
+        false);
     KernelScratch scratch = new KernelScratch(circuit.logN(), Math.max(circuit.size(), circuit.numVariables()), 2);
     String json;
     try (CudaDevice gpu = CudaDevice.open(GIB, scratch)) {
