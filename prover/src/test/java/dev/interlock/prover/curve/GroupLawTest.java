@@ -5,6 +5,10 @@ import static dev.interlock.prover.curve.CurveTestSupport.R_MINUS_1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,6 +56,13 @@ class GroupLawTest {
     }
   }
 
+  /** A test run once for each of {@link #groups()}, named by the group. */
+  @Target(ElementType.METHOD)
+  @Retention(RetentionPolicy.RUNTIME)
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("groups")
+  @interface EachGroup {}
+
   static Stream<Group<?>> groups() {
     return Stream.of(
         new Group<>("G1", G1.COMPRESSED_BYTES, G1.generator(), G1.identity(), G1::deserialize,
@@ -63,8 +74,7 @@ class GroupLawTest {
             0x62_5EEDL));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void generatorAndIdentity(Group<P> group) {
     assertThat(HexFormat.of().formatHex(group.generator().serialize())).isEqualTo(group.generatorHex());
     assertThat(group.generator().isIdentity()).isFalse();
@@ -82,8 +92,7 @@ class GroupLawTest {
         .isEqualTo(group.name() + "(" + group.generatorHex().substring(0, 16) + "…)");
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void groupLawsOnRandomPoints(Group<P> group) {
     Random rnd = group.rnd();
     for (int i = 0; i < 20; i++) {
@@ -104,8 +113,7 @@ class GroupLawTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void scalarMultiplicationIsLinearModR(Group<P> group) {
     Random rnd = group.rnd();
     for (int i = 0; i < 10; i++) {
@@ -120,8 +128,7 @@ class GroupLawTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void smallMultiplesAreRepeatedAdditions(Group<P> group) {
     Random rnd = group.rnd();
     P p = group.random(rnd);
@@ -135,8 +142,7 @@ class GroupLawTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void theGroupHasOrderR(Group<P> group) {
     Random rnd = group.rnd();
     for (P p : List.of(group.generator(), group.random(rnd), group.random(rnd))) {
@@ -151,8 +157,7 @@ class GroupLawTest {
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void byteScalarsMustBeCanonical(Group<P> group) {
     P p = group.generator();
     assertThatThrownBy(() -> p.mul(Scalars.toLittleEndianBytes(R)))
@@ -175,8 +180,7 @@ class GroupLawTest {
     assertThat(p.mul(rMinus1)).isEqualTo(p.neg());
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void valuesAreImmutable(Group<P> group) {
     Random rnd = group.rnd();
     P p = group.random(rnd);
@@ -198,8 +202,7 @@ class GroupLawTest {
     assertThat(HexFormat.of().formatHex(group.generator().serialize())).isEqualTo(group.generatorHex());
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void serializationRoundTripsAndDefinesEquality(Group<P> group) {
     Random rnd = group.rnd();
     List<P> points = new ArrayList<>(List.of(group.identity(), group.generator(), group.generator().neg()));
@@ -228,8 +231,7 @@ class GroupLawTest {
     assertThat(Arrays.copyOfRange(g, 1, group.size())).isEqualTo(Arrays.copyOfRange(ng, 1, group.size()));
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void deserializeRejectsWrongLengthsAndFlags(Group<P> group) {
     for (int len : new int[] {0, 1, group.size() - 1, group.size() + 1, 2 * group.size()}) {
       assertThatThrownBy(() -> group.deserialize(new byte[len]))
@@ -265,8 +267,7 @@ class GroupLawTest {
     assertThatThrownBy(() -> group.deserialize(null)).isInstanceOf(NullPointerException.class);
   }
 
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("groups")
+  @EachGroup
   <P extends CurvePoint<P, ?, ?>> void deserializeRejectsOffCurveAndOutOfSubgroupPoints(Group<P> group) {
     // x = generator's x with its last byte changed: about half such x have no y on the curve,
     // and the others give curve points that are almost surely outside the order-r subgroup
