@@ -132,7 +132,7 @@ public abstract sealed class CurvePoint<P extends CurvePoint<P, J, A>, J, A> per
     try {
       a = ops.decode().apply(bytes);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException(Points.describeDecodeFailure(name, e), e);
+      throw new IllegalArgumentException(describeDecodeFailure(name, e), e);
     }
     if (!ops.onCurve().test(a)) {
       throw new IllegalArgumentException(name + " point: not on the curve");
@@ -149,6 +149,18 @@ public abstract sealed class CurvePoint<P extends CurvePoint<P, J, A>, J, A> per
     fresh.affine = a;
     fresh.compressed = copy;
     return p;
+  }
+
+  /** A clear message for blst's refusal to decode a compressed point. */
+  private static String describeDecodeFailure(String group, RuntimeException e) {
+    String m = String.valueOf(e.getMessage());
+    if (m.contains("not on curve")) {
+      return group + " point: not on the curve (x has no matching y): " + m;
+    }
+    if (m.contains("bad point encoding")) {
+      return group + " point: bad encoding (x is not a field element below p): " + m;
+    }
+    return group + " point: cannot decode: " + m;
   }
 
   @Override
