@@ -1,5 +1,7 @@
 package dev.interlock.prover.curve;
 
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -95,6 +97,10 @@ final class Pippenger {
     long[] threshold = threshold(c, j);
     @SuppressWarnings("unchecked")
     J[] buckets = (J[]) new Object[h];
+    // the operations in locals: one call each per point before C2 inlines them, as with the old Ops interface
+    Function<A, J> toJacobian = ops.toJacobian();
+    BiConsumer<J, A> addAffine = ops.addAffine();
+    BiConsumer<J, J> add = ops.add();
     for (int i = 0; i < n; i++) {
       int d = digit(scalars, Scalars.LIMBS * i, c, j, threshold);
       if (d == 0) {
@@ -104,9 +110,9 @@ final class Pippenger {
       int k = Math.abs(d) - 1;
       J b = buckets[k];
       if (b == null) {
-        buckets[k] = ops.toJacobian().apply(p);
+        buckets[k] = toJacobian.apply(p);
       } else {
-        ops.addAffine().accept(b, p);
+        addAffine.accept(b, p);
       }
     }
     // sum_k (k+1) * B_k = sum over k of (B_h + ... + B_k), from the top bucket down
@@ -118,14 +124,14 @@ final class Pippenger {
         if (running == null) {
           running = b;
         } else {
-          ops.add().accept(running, b);
+          add.accept(running, b);
         }
       }
       if (running != null) {
         if (sum == null) {
           sum = ops.copy().apply(running);
         } else {
-          ops.add().accept(sum, running);
+          add.accept(sum, running);
         }
       }
     }
