@@ -1,41 +1,27 @@
 package dev.interlock.prover.curve;
 
-import java.math.BigInteger;
-import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.Objects;
 import supranational.blst.P1;
 import supranational.blst.P1_Affine;
 
 /**
  * An immutable element of G1, the order-r subgroup of BLS12-381 over F_p (compressed size 48
  * bytes). Always in the subgroup (see the package conventions); equality is by canonical encoding.
+ * The group law and encoding are {@link CurvePoint}'s; this class names blst's P1 operations.
  */
-public final class G1 {
+public final class G1 extends CurvePoint<G1, P1, P1_Affine> {
   /** Bytes in the compressed encoding. */
   public static final int COMPRESSED_BYTES = 48;
 
-  private static final String NAME = "G1";
+  /** blst's operations on P1, for {@link CurvePoint} and {@link Pippenger}. */
+  static final PointOps<G1, P1, P1_Affine> OPS = new PointOps<>("G1", COMPRESSED_BYTES, G1::new, G1::identity,
+      P1::new, P1::dup, P1::add, P1::add, P1::neg, P1::dbl, P1::mult, P1::is_inf, P1::to_affine,
+      P1_Affine::to_jacobian, P1_Affine::new, P1_Affine::on_curve, P1_Affine::in_group, P1_Affine::compress);
+
   private static final G1 GENERATOR = new G1(P1.generator());
   private static final G1 IDENTITY = new G1(new P1());
 
-  /** Jacobian point, owned by this object and never mutated after construction. */
-  private final P1 point;
-
-  /** Lazily computed affine form; shared with bases and pairings, never mutated. */
-  private volatile P1_Affine affine;
-
-  /** Lazily computed compressed encoding; never handed out (serialize() copies). */
-  private volatile byte[] compressed;
-
   private G1(P1 owned) {
-    this.point = owned;
-  }
-
-  private G1(P1_Affine owned, byte[] compressed) {
-    this.point = owned.to_jacobian();
-    this.affine = owned;
-    this.compressed = compressed;
+    super(owned);
   }
 
   /** The standard generator of G1. */
@@ -48,144 +34,21 @@ public final class G1 {
     return IDENTITY;
   }
 
-  /** this + other. */
-  public G1 add(G1 other) {
-    return new G1(point.dup().add(other.point));
-  }
-
-  /** -this. */
-  public G1 neg() {
-    return new G1(point.dup().neg());
-  }
-
-  /** this - other. */
-  public G1 sub(G1 other) {
-    return new G1(other.point.dup().neg().add(point));
-  }
-
-  /** 2 * this. */
-  public G1 dbl() {
-    return new G1(point.dup().dbl());
-  }
-
-  /** k * this, for any integer k (reduced mod r, so negative k is allowed). */
-  public G1 mul(BigInteger k) {
-    BigInteger m = k.mod(Scalars.R);
-    return m.signum() == 0 ? IDENTITY : new G1(point.dup().mult(m));
-  }
-
-  /**
-   * s * this, for a canonical 32-byte little-endian scalar (IllegalArgumentException if s &gt;= r).
-   */
-  public G1 mul(byte[] le32) {
-    BigInteger m = Scalars.canonicalFromBytes(le32);
-    return m.signum() == 0 ? IDENTITY : new G1(point.dup().mult(m));
-  }
-
-  /** Whether this is the identity. */
-  public boolean isIdentity() {
-    return point.is_inf();
-  }
-
-  /** The canonical compressed encoding (48 bytes; identity is 0xc0 then zeros). */
-  public byte[] serialize() {
-    return compressedBytes().clone();
-  }
-
   /**
    * Parses a canonical compressed encoding, checking that it is on the curve and in the subgroup;
    * throws IllegalArgumentException saying what is wrong otherwise.
    */
   public static G1 deserialize(byte[] bytes) {
-    Objects.requireNonNull(bytes, "bytes");
-    if (bytes.length != COMPRESSED_BYTES) {
-      throw new IllegalArgumentException(
-          NAME + " point: expected " + COMPRESSED_BYTES + " compressed bytes, got " + bytes.length);
-    }
-    int flags = bytes[0] & 0xff;
-    if ((flags & 0x80) == 0) {
-      throw new IllegalArgumentException(
-          NAME + " point: compression flag (0x80) not set; only compressed encodings are accepted");
-    }
-    if ((flags & 0x40) != 0) {
-      boolean rest = false;
-      for (int i = 1; i < bytes.length; i++) {
-        rest |= bytes[i] != 0;
-      }
-      if (flags != 0xc0 || rest) {
-        throw new IllegalArgumentException(
-            NAME
-                + " point: non-canonical identity (infinity flag set but other bits are not zero)");
-      }
-      return IDENTITY;
-    }
-    P1_Affine a;
-    try {
-      a = new P1_Affine(bytes);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(Points.describeDecodeFailure(NAME, e), e);
-    }
-    if (!a.on_curve()) {
-      throw new IllegalArgumentException(NAME + " point: not on the curve");
-    }
-    if (!a.in_group()) {
-      throw new IllegalArgumentException(
-          NAME + " point: on the curve but not in the prime-order subgroup");
-    }
-    byte[] copy = bytes.clone();
-    if (!Arrays.equals(a.compress(), copy)) {
-      throw new IllegalArgumentException(NAME + " point: non-canonical encoding");
-    }
-    return new G1(a, copy);
+    return deserialize(OPS, bytes);
   }
 
   @Override
-  public boolean equals(Object o) {
-    return o instanceof G1 && Arrays.equals(compressedBytes(), ((G1) o).compressedBytes());
+  PointOps<G1, P1, P1_Affine> ops() {
+    return OPS;
   }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(compressedBytes());
-  }
-
-  /** Short form: {@code G1(identity)} or {@code G1(<first 8 bytes of the encoding in hex>…)}. */
-  @Override
-  public String toString() {
-    if (isIdentity()) {
-      return NAME + "(identity)";
-    }
-    return NAME + "(" + HexFormat.of().formatHex(compressedBytes(), 0, 8) + "…)";
-  }
-
-  // ---- package-private access for bases, MSM and pairings (callers must not mutate) ----
 
   /** Takes ownership of a freshly computed point (the caller must drop its reference). */
   static G1 wrap(P1 owned) {
     return new G1(owned);
-  }
-
-  /** The jacobian point; read-only. */
-  P1 jacobian() {
-    return point;
-  }
-
-  /** The affine point (computed once); read-only. */
-  P1_Affine affine() {
-    P1_Affine a = affine;
-    if (a == null) {
-      a = point.to_affine();
-      affine = a;
-    }
-    return a;
-  }
-
-  private byte[] compressedBytes() {
-    byte[] c = compressed;
-    if (c == null) {
-      c = affine().compress();
-      compressed = c;
-    }
-    return c;
   }
 }

@@ -76,7 +76,7 @@ public final class Msm {
     Scalars.requireAllCanonical(scalars, "G1 MSM");
     P1 r =
         Pippenger.msm(
-            Pippenger.G1_OPS,
+            G1.OPS,
             bases.affine(),
             bases.negated(),
             scalars,
@@ -108,7 +108,7 @@ public final class Msm {
     Scalars.requireAllCanonical(scalars, "G2 MSM");
     P2 r =
         Pippenger.msm(
-            Pippenger.G2_OPS,
+            G2.OPS,
             bases.affine(),
             bases.negated(),
             scalars,

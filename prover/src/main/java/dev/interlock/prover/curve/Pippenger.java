@@ -1,14 +1,13 @@
 package dev.interlock.prover.curve;
 
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
-import supranational.blst.P1;
-import supranational.blst.P1_Affine;
-import supranational.blst.P2;
-import supranational.blst.P2_Affine;
 
 /**
  * Pippenger's bucket method with signed digits, generic over the blst point types (J: jacobian,
- * mutable; A: affine, read-only). Internal to {@link Msm}.
+ * mutable; A: affine, read-only) through a group's {@link PointOps} ({@link G1#OPS}, {@link G2#OPS}). Internal to
+ * {@link Msm}.
  *
  * <p>Signed digits: with window size c and h = 2^(c-1), scalar s (below 2^255) is written as s =
  * sum_j d_j 2^(cj) over W = floor(255/c) + 1 windows, where d_j = b_j + carry_j (b_j: bits [cj,
@@ -31,88 +30,6 @@ final class Pippenger {
   private static final double JACOBIAN_ADD_COST = 1.5;
 
   private Pippenger() {}
-
-  /** The group operations Pippenger needs; every mutating method mutates its first argument. */
-  interface Ops<J, A> {
-    J identity();
-
-    /** A fresh jacobian point equal to a. */
-    J fromAffine(A a);
-
-    void addAffine(J acc, A a);
-
-    void add(J acc, J b);
-
-    void dbl(J acc);
-
-    J copy(J p);
-  }
-
-  static final Ops<P1, P1_Affine> G1_OPS =
-      new Ops<>() {
-        @Override
-        public P1 identity() {
-          return new P1();
-        }
-
-        @Override
-        public P1 fromAffine(P1_Affine a) {
-          return a.to_jacobian();
-        }
-
-        @Override
-        public void addAffine(P1 acc, P1_Affine a) {
-          acc.add(a);
-        }
-
-        @Override
-        public void add(P1 acc, P1 b) {
-          acc.add(b);
-        }
-
-        @Override
-        public void dbl(P1 acc) {
-          acc.dbl();
-        }
-
-        @Override
-        public P1 copy(P1 p) {
-          return p.dup();
-        }
-      };
-
-  static final Ops<P2, P2_Affine> G2_OPS =
-      new Ops<>() {
-        @Override
-        public P2 identity() {
-          return new P2();
-        }
-
-        @Override
-        public P2 fromAffine(P2_Affine a) {
-          return a.to_jacobian();
-        }
-
-        @Override
-        public void addAffine(P2 acc, P2_Affine a) {
-          acc.add(a);
-        }
-
-        @Override
-        public void add(P2 acc, P2 b) {
-          acc.add(b);
-        }
-
-        @Override
-        public void dbl(P2 acc) {
-          acc.dbl();
-        }
-
-        @Override
-        public P2 copy(P2 p) {
-          return p.dup();
-        }
-      };
 
   /** Windows of size c covering a 255-bit scalar with signed digits (see the class comment). */
   static int windowCount(int c) {
@@ -145,13 +62,13 @@ final class Pippenger {
    * neg[i] must be -pos[i]. Returns a fresh point the caller owns.
    */
   static <J, A> J msm(
-      Ops<J, A> ops, A[] pos, A[] neg, long[] scalars, int n, int c, boolean parallel) {
+      PointOps<?, J, A> ops, A[] pos, A[] neg, long[] scalars, int n, int c, boolean parallel) {
     if (c < 1 || c > MAX_WINDOW_BITS) {
       throw new IllegalArgumentException(
           "window bits must be in [1, " + MAX_WINDOW_BITS + "]: " + c);
     }
     if (n == 0) {
-      return ops.identity();
+      return ops.infinity().get();
     }
     int w = windowCount(c);
     IntStream windows = IntStream.range(0, w);
@@ -164,22 +81,26 @@ final class Pippenger {
     J acc = (J) sums[w - 1];
     for (int j = w - 2; j >= 0; j--) {
       for (int k = 0; k < c; k++) {
-        ops.dbl(acc);
+        ops.dbl().accept(acc);
       }
       @SuppressWarnings("unchecked")
       J s = (J) sums[j];
-      ops.add(acc, s);
+      ops.add().accept(acc, s);
     }
     return acc;
   }
 
   /** sum over i of d_j(s_i) * P_i for window j: bucket accumulation then running-sum reduction. */
   private static <J, A> J window(
-      Ops<J, A> ops, A[] pos, A[] neg, long[] scalars, int n, int c, int j) {
+      PointOps<?, J, A> ops, A[] pos, A[] neg, long[] scalars, int n, int c, int j) {
     int h = 1 << (c - 1);
     long[] threshold = threshold(c, j);
     @SuppressWarnings("unchecked")
     J[] buckets = (J[]) new Object[h];
+    // the operations in locals: one call each per point before C2 inlines them, as with the old Ops interface
+    Function<A, J> toJacobian = ops.toJacobian();
+    BiConsumer<J, A> addAffine = ops.addAffine();
+    BiConsumer<J, J> add = ops.add();
     for (int i = 0; i < n; i++) {
       int d = digit(scalars, Scalars.LIMBS * i, c, j, threshold);
       if (d == 0) {
@@ -189,9 +110,9 @@ final class Pippenger {
       int k = Math.abs(d) - 1;
       J b = buckets[k];
       if (b == null) {
-        buckets[k] = ops.fromAffine(p);
+        buckets[k] = toJacobian.apply(p);
       } else {
-        ops.addAffine(b, p);
+        addAffine.accept(b, p);
       }
     }
     // sum_k (k+1) * B_k = sum over k of (B_h + ... + B_k), from the top bucket down
@@ -203,18 +124,18 @@ final class Pippenger {
         if (running == null) {
           running = b;
         } else {
-          ops.add(running, b);
+          add.accept(running, b);
         }
       }
       if (running != null) {
         if (sum == null) {
-          sum = ops.copy(running);
+          sum = ops.copy().apply(running);
         } else {
-          ops.add(sum, running);
+          add.accept(sum, running);
         }
       }
     }
-    return sum == null ? ops.identity() : sum;
+    return sum == null ? ops.infinity().get() : sum;
   }
 
   /** T_j = sum_{i&lt;j} 2^(c-1) 2^(ci) as 4 little-endian limbs: bits c-1, 2c-1, ..., cj-1. */

@@ -119,7 +119,7 @@ final class SplitMsm {
     if (k >= 2 && nativeMsm) {
       tail = BlstMsm.g1Windows(affine, parts.full, tailScalars, k, Pippenger.windowBits(k, threads), threads);
     } else {
-      tail = Pippenger.msm(Pippenger.G1_OPS, gather(affine, parts.full, new P1_Affine[k]),
+      tail = Pippenger.msm(G1.OPS, gather(affine, parts.full, new P1_Affine[k]),
           gather(bases.negated(), parts.full, new P1_Affine[k]), tailScalars, k, Pippenger.windowBits(k, threads),
           threads > 1 && k >= Pippenger.PARALLEL_THRESHOLD);
     }
@@ -149,7 +149,7 @@ final class SplitMsm {
     if (k >= 2 && nativeMsm) {
       tail = BlstMsm.g2Windows(affine, parts.full, tailScalars, k, Pippenger.windowBits(k, threads), threads);
     } else {
-      tail = Pippenger.msm(Pippenger.G2_OPS, gather(affine, parts.full, new P2_Affine[k]),
+      tail = Pippenger.msm(G2.OPS, gather(affine, parts.full, new P2_Affine[k]),
           gather(bases.negated(), parts.full, new P2_Affine[k]), tailScalars, k, Pippenger.windowBits(k, threads),
           threads > 1 && k >= Pippenger.PARALLEL_THRESHOLD);
     }

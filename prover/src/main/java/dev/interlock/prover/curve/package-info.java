@@ -6,7 +6,8 @@
  *
  * <ul>
  *   <li><b>Immutability.</b> {@link dev.interlock.prover.curve.G1}, {@link
- *       dev.interlock.prover.curve.G2}, {@link dev.interlock.prover.curve.G1Bases} and
+ *       dev.interlock.prover.curve.G2} (whose group law is written once, in {@link
+ *       dev.interlock.prover.curve.CurvePoint}), {@link dev.interlock.prover.curve.G1Bases} and
  *       {@link dev.interlock.prover.curve.G2Bases} are immutable and safe to share between
  *       threads. The blst objects inside them are never handed out: in the SWIG binding {@code
  *       add}, {@code mult}, {@code dbl}, {@code neg}, {@code cneg} (and {@code PT.mul}, {@code

@@ -195,11 +195,11 @@ class MsmTest {
     G2Bases b2 = g2Bases(n);
     long[] limbs = Scalars.toLimbs(CurveTestSupport.scalars(rnd, n));
     int c = Msm.windowBits(n);
-    P1 seq1 = Pippenger.msm(Pippenger.G1_OPS, b1.affine(), b1.negated(), limbs, n, c, false);
-    P1 par1 = Pippenger.msm(Pippenger.G1_OPS, b1.affine(), b1.negated(), limbs, n, c, true);
+    P1 seq1 = Pippenger.msm(G1.OPS, b1.affine(), b1.negated(), limbs, n, c, false);
+    P1 par1 = Pippenger.msm(G1.OPS, b1.affine(), b1.negated(), limbs, n, c, true);
     assertThat(G1.wrap(par1)).isEqualTo(G1.wrap(seq1));
-    P2 seq2 = Pippenger.msm(Pippenger.G2_OPS, b2.affine(), b2.negated(), limbs, n, c, false);
-    P2 par2 = Pippenger.msm(Pippenger.G2_OPS, b2.affine(), b2.negated(), limbs, n, c, true);
+    P2 seq2 = Pippenger.msm(G2.OPS, b2.affine(), b2.negated(), limbs, n, c, false);
+    P2 par2 = Pippenger.msm(G2.OPS, b2.affine(), b2.negated(), limbs, n, c, true);
     assertThat(G2.wrap(par2)).isEqualTo(G2.wrap(seq2));
     G1 first = Msm.msm(b1, limbs);
     for (int i = 0; i < 3; i++) {
