@@ -2,10 +2,7 @@ package dev.interlock.maven;
 
 import java.io.File;
 import java.io.IOException;
-import java.util.List;
-import org.apache.maven.plugin.AbstractMojo;
-import org.apache.maven.plugin.MojoExecutionException;
-import org.apache.maven.plugin.MojoFailureException;
+import java.util.Optional;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -15,19 +12,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * where there is none) and fails the build when one does not meet it. The work is {@link DesignsCheck}'s.
  */
 @Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
-public class CheckMojo extends AbstractMojo {
-  /** The directory of the design files. */
-  @Parameter(property = "interlock.directory", defaultValue = "${project.basedir}/src/main/designs")
-  File directory;
-
-  /** Patterns of the design files to check, relative to {@code directory} (default: every {@code .design} file). */
-  @Parameter(property = "interlock.includes")
-  List<String> includes;
-
-  /** Patterns of files under {@code directory} not to check. */
-  @Parameter(property = "interlock.excludes")
-  List<String> excludes;
-
+public class CheckMojo extends DesignsMojo {
   /**
    * Thread counts {@code ROLE:N,ROLE:N} for every design that has the role; a role no design has is an error.
    */
@@ -46,51 +31,15 @@ public class CheckMojo extends AbstractMojo {
   @Parameter(property = "interlock.failOnLimit", defaultValue = "true")
   boolean failOnLimit;
 
-  /** Skips the check. */
-  @Parameter(property = "interlock.skip", defaultValue = "false")
-  boolean skip;
-
-  /** The project's directory: file names are shown relative to it. */
-  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-  File basedir;
-
   /** Where the reports go; the goal writes nowhere else. */
   @Parameter(defaultValue = "${project.build.directory}/interlock", readonly = true, required = true)
   File outputDirectory;
 
   @Override
-  public void execute() throws MojoExecutionException, MojoFailureException {
-    if (skip) {
-      getLog().info("interlock: skipped (interlock.skip)");
-      return;
-    }
-    DesignsCheck.Outcome outcome;
-    try {
-      CheckSettings s = CheckSettings.of(basedir.toPath(), directory.toPath(), includes, excludes, threads, vram,
-          maxStates, failOnLimit, outputDirectory.toPath());
-      outcome = DesignsCheck.run(s, new DesignsCheck.Log() {
-        @Override
-        public void info(String line) {
-          getLog().info(line);
-        }
-
-        @Override
-        public void warn(String line) {
-          getLog().warn(line);
-        }
-
-        @Override
-        public void error(String line) {
-          getLog().error(line);
-        }
-      });
-    } catch (PluginInputException e) {
-      throw new MojoFailureException(e.getMessage());
-    } catch (IOException e) {
-      throw new MojoExecutionException("interlock: " + e.getMessage(), e);
-    }
-    if (!outcome.failed().isEmpty()) {
-      throw new MojoFailureException(outcome.failureMessage());
-    }
+  Optional<String> run(DesignsCheck.Log log) throws PluginInputException, IOException {
+    CheckSettings s = CheckSettings.of(basedir.toPath(), directory.toPath(), includes, excludes, threads, vram, maxStates,
+        failOnLimit, outputDirectory.toPath());
+    DesignsCheck.Outcome outcome = DesignsCheck.run(s, log);
+    return outcome.failed().isEmpty() ? Optional.empty() : Optional.of(outcome.failureMessage());
   }
 }
