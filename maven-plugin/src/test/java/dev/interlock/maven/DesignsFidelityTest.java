@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.interlock.fidelity.FidelityOptions;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,33 +17,15 @@ class DesignsFidelityTest {
   @TempDir
   Path project;
 
-  private final List<String> lines = new ArrayList<>();
-
-  private final DesignsCheck.Log log = new DesignsCheck.Log() {
-    @Override
-    public void info(String line) {
-      lines.add("INFO " + line);
-    }
-
-    @Override
-    public void warn(String line) {
-      lines.add("WARN " + line);
-    }
-
-    @Override
-    public void error(String line) {
-      lines.add("ERROR " + line);
-    }
-  };
+  private final RecordingLog log = new RecordingLog();
+  private final List<String> lines = log.lines;
 
   private Path designs() {
-    return project.resolve("src/main/designs");
+    return TestProject.designs(project);
   }
 
   private void design(String relative, String text) throws IOException {
-    Path p = designs().resolve(relative);
-    Files.createDirectories(p.getParent());
-    Files.writeString(p, text);
+    TestProject.design(project, relative, text);
   }
 
   private FidelitySettings settings(int runs, long maxStates) throws PluginInputException {
