@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.function.BiFunction;
 
 /**
  * Where a check starts: {@code Interlock.check(design)} parses a design and returns the {@link DesignCheck} that
@@ -33,11 +34,16 @@ public final class Interlock {
    * @throws IllegalArgumentException when the file cannot be read or has errors (the message is the positioned error)
    */
   public static DesignCheck check(Path design) {
+    return fromFile(design, DesignCheck::of);
+  }
+
+  /** {@code of} applied to the file's name as given and its text, once the parser has read the file without errors. */
+  private static <T> T fromFile(Path design, BiFunction<String, String, T> of) {
     Objects.requireNonNull(design, "design");
     String source = design.toString();
     try {
       DesignParser.parse(design); // the parser's own positioned errors for a file it cannot read
-      return DesignCheck.of(source, Files.readString(design, StandardCharsets.UTF_8));
+      return of.apply(source, Files.readString(design, StandardCharsets.UTF_8));
     } catch (DesignException e) {
       throw new IllegalArgumentException(e.getMessage());
     } catch (IOException e) {
@@ -72,16 +78,7 @@ public final class Interlock {
    * @throws IllegalArgumentException when the file cannot be read or has errors (the message is the positioned error)
    */
   public static DesignFidelity fidelity(Path design) {
-    Objects.requireNonNull(design, "design");
-    String source = design.toString();
-    try {
-      DesignParser.parse(design); // the parser's own positioned errors for a file it cannot read
-      return DesignFidelity.of(source, Files.readString(design, StandardCharsets.UTF_8));
-    } catch (DesignException e) {
-      throw new IllegalArgumentException(e.getMessage());
-    } catch (IOException e) {
-      throw new IllegalArgumentException(source + ":1:1: cannot read file: " + e.getMessage());
-    }
+    return fromFile(design, DesignFidelity::of);
   }
 
   /**
