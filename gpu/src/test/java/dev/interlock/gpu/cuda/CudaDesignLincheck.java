@@ -13,7 +13,7 @@ public abstract class CudaDesignLincheck extends DesignLincheck {
 
   /** A fresh engine for {@code design} on the shared device, reset; none where there is no GPU (the test skips). */
   protected CudaDesignLincheck(String design) {
-    super(TestDesigns.shipped(design), resetDevice(), LincheckGpu.device() == null);
+    super(TestDesigns.shipped(design), resetDevice());
   }
 
   private static CudaDevice resetDevice() {

@@ -24,16 +24,21 @@ public abstract class DesignLincheck {
 
   /** The design on a simulated device of its vram. */
   protected DesignLincheck(String design) {
-    this(TestDesigns.shipped(design), null, false);
+    this(TestDesigns.shipped(design));
+  }
+
+  private DesignLincheck(Design d) {
+    this(d, new SimulatedDevice(d.vram()));
   }
 
   /**
-   * The design on {@code device}, or on a simulated device of its vram when null; {@code absent} says the device the
-   * test wants is missing (no GPU), and the test skips before Lincheck runs an operation.
+   * The design on {@code device}; null where the device the test wants is missing (no GPU), and the test skips before
+   * Lincheck runs an operation.
    */
-  protected DesignLincheck(Design d, Device device, boolean absent) {
-    engine = absent ? null : new SharedEngine(d, device != null ? device : new SimulatedDevice(d.vram()), InterpretedPipeline::new);
+  protected DesignLincheck(Design d, Device device) {
+    engine = device == null ? null : new SharedEngine(d, device, InterpretedPipeline::new);
   }
+
   @Operation
   public String runJob() {
     return engine.runJob(ROLE);
