@@ -607,35 +607,34 @@ public final class CudaProvingKernels implements ProvingKernels {
     }
   }
 
+  /** Records that n {@code group} bases lie at byte 0 of {@code bases}, written by the caller without the kernels. */
+  private void assumeWritten(DeviceBuffer bases, MsmGroup group, int n) {
+    synchronized (device) {
+      basesWritten.put(new BasesAt(bases.id(), 0), new Written(group, n));
+    }
+  }
+
   /** The MSM of the first n bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
   G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
-    synchronized (device) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
+    assumeWritten(bases, MsmGroup.G1, n);
     return msm("bench", bases, 0, scalars, 0).result();
   }
 
   /** As {@link #msmOf(DeviceBuffer, DeviceBuffer, int)}, with the table {@link #msmTableOf} built for those n bases. */
   G1 msmOf(DeviceBuffer bases, DeviceBuffer scalars, int n, DeviceBuffer table) {
-    synchronized (device) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
+    assumeWritten(bases, MsmGroup.G1, n);
     return msm("bench", bases, 0, scalars, 0, table).result();
   }
 
   /** The G2 MSM of the first n G2 bases written at byte 0 of {@code bases} with the first n scalars of {@code scalars}. */
   G2 g2MsmOf(DeviceBuffer bases, DeviceBuffer scalars, int n) {
-    synchronized (device) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G2, n));
-    }
+    assumeWritten(bases, MsmGroup.G2, n);
     return g2Msm("bench", bases, 0, scalars, 0).result();
   }
 
   /** Builds the MSM table of the first n bases written at byte 0 of {@code bases}, and waits for it. */
   void msmTableOf(DeviceBuffer bases, int n, DeviceBuffer table, int copies) {
-    synchronized (device) {
-      basesWritten.put(new BasesAt(bases.id(), 0), new Written(MsmGroup.G1, n));
-    }
+    assumeWritten(bases, MsmGroup.G1, n);
     msmTable("bench", bases, 0, table, copies).await();
   }
 }
